@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+# kvmwalk: `make` builds for the host arch, `make ARCH=arm64` cross-builds, `V=1` shows commands.
+# All binaries are linked statically: the same files run on a host and inside the emulated hosts'
+# busybox initramfs.
+
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH ?= $(HOST_ARCH)
+override ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(ARCH)))
+ifeq ($(filter $(ARCH),x86 arm64),)
+$(error ARCH must be x86 or arm64, not '$(ARCH)')
+endif
+
+OUT := build/$(ARCH)
+HOSTOUT := build/host
+
+ifeq ($(ARCH),$(HOST_ARCH))
+CC := gcc
+else ifeq ($(ARCH),arm64)
+CC := aarch64-linux-gnu-gcc
+else
+CC := x86_64-linux-gnu-gcc
+endif
+CLANG ?= clang
+BPFTOOL ?= bpftool
+HOSTCC ?= gcc
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -I$(OUT)
+LDLIBS_LOAD := -lpthread
+LDLIBS := -lbpf -lelf -lz -lzstd -ljansson -lpthread -lm
+
+.DELETE_ON_ERROR:
+.PHONY: all setup test unit vmtest vmtest-quick demo clean vmlinux
+
+all: setup $(OUT)/kvmwalk-load
+
+# Installs the Debian packages this needs, when one is missing (a few dpkg-query calls otherwise).
+setup:
+	$(Q)scripts/setup --if-missing
+
+# --- kvmwalk-load: the workload driver -----------------------------------------------------------
+LOAD_SRCS := $(wildcard user/load/*.c)
+LOAD_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(LOAD_SRCS))
+
+$(OUT)/%.o: user/%.c $(wildcard user/*.h user/load/*.h bpf/*.h) | setup
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(OUT)/kvmwalk-load: $(LOAD_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -static $^ -o $@ $(LDLIBS_LOAD)
+
+# --- unit tests: built and run on the build machine ---------------------------------------------
+# Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
+UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/load/main.c user/load/kvm.c user/load/guest_%.c \
+	user/load/scenario.c,$(wildcard user/*.c user/load/*.c))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS))
+
+$(HOSTOUT)/unit/tests.h: $(UNIT_SRCS)
+	$(Q)mkdir -p $(@D)
+	$(Q)printf 'DEFINE_TEST(%s)\n' $(UNIT_TESTS) > $@
+
+$(HOSTOUT)/unit/runner: tests/unit/runner.c tests/unit/test.h $(HOSTOUT)/unit/tests.h $(UNIT_SRCS) \
+		$(UNIT_LIB_SRCS) $(wildcard user/*.h user/load/*.h bpf/*.h) | setup
+	$(call msg,CC,$@)
+	$(Q)$(HOSTCC) $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -Itests/unit -I$(HOSTOUT)/unit \
+		tests/unit/runner.c $(UNIT_SRCS) $(UNIT_LIB_SRCS) -o $@ -ljansson -lm
+
+unit: $(HOSTOUT)/unit/runner
+	$(Q)cd tests/unit && ../../$(HOSTOUT)/unit/runner
+
+# --- emulated hosts -----------------------------------------------------------------------------
+test: unit vmtest-quick
+
+vmtest-quick: setup
+	$(Q)scripts/vmtest --suite quick $(VMTEST_ARGS)
+
+vmtest: setup
+	$(Q)scripts/vmtest --suite full $(VMTEST_ARGS)
+
+demo: setup
+	$(Q)scripts/demo
+
+vmlinux: setup
+	$(Q)scripts/gen-vmlinux
+
+clean:
+	$(Q)rm -rf build

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the scripts in this folder: the download cache and a private apt configuration.
+#
+# Kernels and busybox are fetched with `apt-get download` through a private apt configuration that
+# lives in the cache. The user's own apt sources are never changed: the mirror is read from the
+# machine's configuration at run time, and bookworm-backports / trixie-backports are added only in the
+# private sources list.
+
+KW_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KW_CACHE=${KVMWALK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvmwalk}
+KW_QUIET=${KW_QUIET:-0}
+
+kw_say() { [ "$KW_QUIET" = 1 ] || printf '%s\n' "$*" >&2; }
+kw_die() { printf '%s: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# Debian architecture name for a kvmwalk ARCH.
+kw_debarch() {
+	case "$1" in
+	x86 | x86_64 | amd64) echo amd64 ;;
+	arm64 | aarch64) echo arm64 ;;
+	*) kw_die "unknown arch '$1' (x86 or arm64)" ;;
+	esac
+}
+
+# The first Debian mirror the machine's own apt configuration names (deb822 or one-line format).
+kw_mirror() {
+	local m
+	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }')
+	[ -n "$m" ] || m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { if ($i !~ /security/) { print $i; exit } } }')
+	[ -n "$m" ] || kw_die "no Debian mirror found in /etc/apt"
+	echo "${m%/}"
+}
+
+KW_APT_DIR=$KW_CACHE/apt
+kw_apt() {
+	"$@" -o Dir::Etc::SourceList="$KW_APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$KW_APT_DIR/lists" -o Dir::Cache="$KW_APT_DIR/cache" \
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 -o Debug::NoLocking=1
+}
+
+# Create (once a day) the private package lists for bookworm, bookworm-backports, trixie-backports.
+kw_apt_init() {
+	local m keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	mkdir -p "$KW_APT_DIR/lists/partial" "$KW_APT_DIR/cache/archives/partial"
+	if [ -z "$(find "$KW_APT_DIR/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
+		m=$(kw_mirror)
+		{
+			for s in bookworm bookworm-backports trixie-backports; do
+				echo "deb [signed-by=$keyring arch=amd64,arm64] $m $s main"
+			done
+		} >"$KW_APT_DIR/sources.list"
+		kw_say "fetching package lists (bookworm, bookworm-backports, trixie-backports)"
+		kw_apt apt-get -q update >"$KW_APT_DIR/update.log" 2>&1 ||
+			kw_die "apt-get update failed, see $KW_APT_DIR/update.log"
+	fi
+}
+
+# Newest package whose name matches the extended regex $1.
+kw_newest_pkg() {
+	kw_apt apt-cache pkgnames 2>/dev/null | grep -E "$1" | sort -V | tail -n 1
+}
+
+# Download package $1 for Debian arch $2 into the cache, print the .deb's path.
+kw_download() {
+	local dir=$KW_CACHE/debs deb
+	mkdir -p "$dir"
+	deb=$(ls "$dir/$1"_*_"$2".deb 2>/dev/null | tail -n 1)
+	if [ -z "$deb" ]; then
+		local size
+		size=$(kw_apt apt-cache show "$1:$2" 2>/dev/null | awk '/^Size:/ { print int($2 / 1048576); exit }')
+		kw_say "downloading $1 ($2, ${size:-?} MiB)"
+		(cd "$dir" && kw_apt apt-get -q download "$1:$2" >/dev/null 2>"$dir/download.err") ||
+			kw_die "download of $1:$2 failed: $(tail -n 2 "$dir/download.err")"
+		deb=$(ls "$dir/$1"_*_"$2".deb | tail -n 1)
+	fi
+	echo "$deb"
+}

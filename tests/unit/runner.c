@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Usage: runner [-v] [NAME...]
+ * Runs every test (or those named), prints one line per test and ends with `N passed, N failed`.
+ * KW_UPDATE_GOLDEN=1 rewrites golden files instead of comparing them.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "test.h"
+
+#define DEFINE_TEST(name) void test_##name(void);
+#include "tests.h"
+#undef DEFINE_TEST
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+#define DEFINE_TEST(name) { #name, test_##name },
+#include "tests.h"
+#undef DEFINE_TEST
+};
+
+int kw_test_failures;
+static int verbose;
+
+bool kw_test_report(bool ok, const char *file, int line, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok && !verbose)
+		return true;
+	printf("  %s:%d: %s: %s: ", file, line, ok ? "ok" : "FAIL", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		kw_test_failures++;
+	return ok;
+}
+
+bool kw_test_golden(const char *buf, size_t len, const char *golden, const char *file, int line)
+{
+	char path[512], *want = NULL;
+	size_t wlen = 0;
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "golden/%s", golden);
+	if (getenv("KW_UPDATE_GOLDEN")) {
+		f = fopen(path, "w");
+		ok = f && fwrite(buf, 1, len, f) == len;
+		if (f)
+			fclose(f);
+		return kw_test_report(ok, file, line, golden, "rewrote %s", path);
+	}
+	f = fopen(path, "r");
+	if (f) {
+		want = malloc(1 << 20);
+		wlen = fread(want, 1, 1 << 20, f);
+		fclose(f);
+	}
+	ok = want && wlen == len && !memcmp(want, buf, len);
+	if (!ok) {
+		size_t i = 0;
+
+		while (want && i < len && i < wlen && want[i] == buf[i])
+			i++;
+		kw_test_report(false, file, line, golden,
+			       "output differs from %s at byte %zu (got %zu bytes, want %zu); got:\n%.*s",
+			       path, i, len, wlen, (int)len, buf);
+	}
+	free(want);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+	size_t i;
+	int a;
+
+	if (argc > 1 && !strcmp(argv[1], "-v")) {
+		verbose = 1;
+		argc--;
+		argv++;
+	}
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		int before = kw_test_failures;
+		int selected = argc < 2;
+
+		for (a = 1; a < argc; a++)
+			selected |= !strcmp(argv[a], tests[i].name);
+		if (!selected)
+			continue;
+		tests[i].fn();
+		if (kw_test_failures == before) {
+			printf("PASS %s\n", tests[i].name);
+			passed++;
+		} else {
+			printf("FAIL %s\n", tests[i].name);
+			failed++;
+		}
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A tiny test runner in the style of the kernel's test_progs: tests/unit/test_NAME.c defines
+ * `void test_NAME(void)`; assertions return bool so a test can bail out with
+ * `if (!ASSERT_EQ(a, b, "what")) goto out;`. A test fails if any assertion in it failed.
+ */
+#ifndef KW_TEST_H
+#define KW_TEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+extern int kw_test_failures;
+bool kw_test_report(bool ok, const char *file, int line, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+#define ASSERT_TRUE(cond, what) kw_test_report(!!(cond), __FILE__, __LINE__, what, "%s", #cond)
+#define ASSERT_FALSE(cond, what) kw_test_report(!(cond), __FILE__, __LINE__, what, "!(%s)", #cond)
+#define ASSERT_EQ(a, b, what)                                                                      \
+	({                                                                                         \
+		long long __a = (long long)(a), __b = (long long)(b);                              \
+		kw_test_report(__a == __b, __FILE__, __LINE__, what, "%s = %lld, want %lld", #a,   \
+			       __a, __b);                                                          \
+	})
+#define ASSERT_NEAR(a, b, eps, what)                                                               \
+	({                                                                                         \
+		double __a = (a), __b = (b);                                                       \
+		kw_test_report(__a - __b <= (eps) && __b - __a <= (eps), __FILE__, __LINE__, what, \
+			       "%s = %g, want %g +- %g", #a, __a, __b, (double)(eps));             \
+	})
+#define ASSERT_STREQ(a, b, what)                                                                   \
+	({                                                                                         \
+		const char *__a = (a), *__b = (b);                                                 \
+		kw_test_report(__a && __b && !strcmp(__a, __b), __FILE__, __LINE__, what,          \
+			       "%s = \"%s\", want \"%s\"", #a, __a ? __a : "(null)",               \
+			       __b ? __b : "(null)");                                              \
+	})
+
+/* Compares a buffer byte for byte with a golden file under tests/unit/golden/. */
+bool kw_test_golden(const char *buf, size_t len, const char *golden, const char *file, int line);
+#define ASSERT_GOLDEN(buf, len, golden) kw_test_golden(buf, len, golden, __FILE__, __LINE__)
+
+#endif
