@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+
+#include "test.h"
+#include "hist.h"
+
+/*
+ * The BPF maths, compiled here under other names so both sides are checked against each other.
+ * barrier_var() is plain GNU asm and builds for the host too.
+ */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#define kw_hist_bucket bpf_kw_hist_bucket
+#define kw_hist_add bpf_kw_hist_add
+#include "../../bpf/hist.bpf.h"
+#undef kw_hist_bucket
+#undef kw_hist_add
+
+static bool check_bucket(__u64 v, __u32 want)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "bucket of %llu", (unsigned long long)v);
+	return ASSERT_EQ(kw_hist_bucket(v), want, what) &&
+	       ASSERT_EQ(bpf_kw_hist_bucket(v), want, what);
+}
+
+static void boundaries(void)
+{
+	__u64 v;
+
+	for (v = 0; v < 16; v++)
+		if (!check_bucket(v, v))
+			return;
+	if (!check_bucket(16, 16) || !check_bucket(17, 16) || !check_bucket(18, 17) ||
+	    !check_bucket(31, 23) || !check_bucket(32, 24))
+		return;
+	/* 1000 = 0b1111101000: 2^9, sub-bucket 7, [960, 1023] */
+	if (!check_bucket(1000, 63) || !ASSERT_EQ(kw_hist_bucket_lower(63), 960, "lower") ||
+	    !ASSERT_EQ(kw_hist_bucket_upper(63), 1023, "upper"))
+		return;
+	if (!check_bucket(1ULL << 63, 488) || !check_bucket(UINT64_MAX, KW_HIST_NR_BUCKETS - 1))
+		return;
+	ASSERT_EQ(kw_hist_bucket_lower(488), 1ULL << 63, "lower of 2^63");
+	ASSERT_TRUE(kw_hist_bucket_upper(KW_HIST_NR_BUCKETS - 1) == UINT64_MAX, "last upper");
+}
+
+/* Buckets tile u64 without gaps, each at most 12.5 % of its lower bound wide. */
+static void tiling(void)
+{
+	__u64 prev_upper = 0;
+	__u32 b;
+
+	for (b = 0; b < KW_HIST_NR_BUCKETS; b++) {
+		__u64 lo = kw_hist_bucket_lower(b), hi = kw_hist_bucket_upper(b);
+		char what[64];
+
+		snprintf(what, sizeof(what), "bucket %u [%llu, %llu]", b, (unsigned long long)lo,
+			 (unsigned long long)hi);
+		if (b && !ASSERT_TRUE(lo == prev_upper + 1, what))
+			return;
+		if (!ASSERT_TRUE(hi >= lo, what) ||
+		    !ASSERT_TRUE((double)(hi - lo + 1) <= 0.125 * (double)lo || hi == lo, what))
+			return;
+		if (!check_bucket(lo, b) || !check_bucket(hi, b) ||
+		    !check_bucket(lo + (hi - lo) / 2, b))
+			return;
+		prev_upper = hi;
+	}
+}
+
+/* Monotonic on random values, and the BPF side agrees. */
+static void monotonic(void)
+{
+	__u64 x = 0x9e3779b97f4a7c15ULL;
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		__u64 a, c;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		a = x >> (x % 64);
+		c = a + (x >> 40);
+		if (c < a)
+			c = UINT64_MAX;
+		if (!ASSERT_TRUE(kw_hist_bucket(a) <= kw_hist_bucket(c), "monotonic") ||
+		    !ASSERT_EQ(kw_hist_bucket(a), bpf_kw_hist_bucket(a), "BPF == user"))
+			return;
+	}
+}
+
+static void quantiles(void)
+{
+	struct kw_hist *h = calloc(1, sizeof(*h));
+	__u64 v;
+	int i;
+
+	if (!ASSERT_TRUE(h, "calloc"))
+		return;
+	for (v = 1; v <= 1000; v++)
+		kw_hist_add(h, v);
+	if (!ASSERT_EQ(h->count, 1000, "count") || !ASSERT_EQ(h->sum, 500500, "sum") ||
+	    !ASSERT_EQ(h->min, 1, "min") || !ASSERT_EQ(h->max, 1000, "max"))
+		goto out;
+	ASSERT_NEAR(kw_hist_mean(h), 500.5, 1e-9, "mean");
+	/* within one bucket width (32 around 500, 64 around 900) */
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 500, 32, "p50 of 1..1000");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.9), 900, 64, "p90 of 1..1000");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.99), 990, 64, "p99 of 1..1000");
+	ASSERT_NEAR(kw_hist_quantile(h, 0), 1, 0, "p0 is min");
+	ASSERT_NEAR(kw_hist_quantile(h, 1), 1000, 0, "p100 is max");
+	/* exact region: 0..15 each once, the median interpolates to 8 */
+	memset(h, 0, sizeof(*h));
+	for (v = 0; v < 16; v++)
+		kw_hist_add(h, v);
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 8, 1e-9, "p50 of 0..15");
+
+	/* one repeated value comes back exactly, in both the exact and the wide buckets */
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 77; i++)
+		kw_hist_add(h, 5);
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 5, 0, "p50 of 5s");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.99), 5, 0, "p99 of 5s");
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 77; i++)
+		kw_hist_add(h, 1000);
+	ASSERT_NEAR(kw_hist_quantile(h, 0.01), 1000, 0, "p1 of 1000s");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 1000, 0, "p50 of 1000s");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.99), 1000, 0, "p99 of 1000s");
+	memset(h, 0, sizeof(*h));
+	kw_hist_add(h, UINT64_MAX);
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), (double)UINT64_MAX, 0, "p50 of UINT64_MAX");
+	memset(h, 0, sizeof(*h));
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 0, 0, "empty");
+	ASSERT_NEAR(kw_hist_mean(h), 0, 0, "empty mean");
+out:
+	free(h);
+}
+
+/* Per-CPU copies merged equal one histogram fed everything; BPF and user add agree. */
+static void merge(void)
+{
+	struct kw_hist *cpu = calloc(4, sizeof(*cpu)), *all = calloc(1, sizeof(*all));
+	struct kw_hist *sum = calloc(1, sizeof(*sum)), *bpf = calloc(1, sizeof(*bpf));
+	__u64 v;
+
+	if (!ASSERT_TRUE(cpu && all && sum && bpf, "calloc"))
+		goto out;
+	for (v = 3; v < 100000; v = v * 3 / 2 + 1) {
+		kw_hist_add(&cpu[v % 3 + 1], v); /* cpu[0] stays empty: its min must not count */
+		kw_hist_add(all, v);
+		bpf_kw_hist_add(bpf, v);
+	}
+	kw_hist_merge(sum, cpu, 4);
+	ASSERT_TRUE(!memcmp(sum, all, sizeof(*all)), "merged == all");
+	ASSERT_TRUE(!memcmp(bpf, all, sizeof(*all)), "BPF add == user add");
+	ASSERT_EQ(sum->min, 3, "merged min");
+	/* merging into a non-empty histogram adds */
+	kw_hist_merge(sum, all, 1);
+	ASSERT_EQ(sum->count, 2 * all->count, "count after second merge");
+	ASSERT_EQ(sum->buckets[kw_hist_bucket(3)], 2, "bucket after second merge");
+out:
+	free(cpu);
+	free(all);
+	free(sum);
+	free(bpf);
+}
+
+static void text(void)
+{
+	struct kw_hist *h = calloc(1, sizeof(*h));
+	char *out = NULL, *buf = NULL;
+	size_t len = 0, olen = 0;
+	FILE *f = open_memstream(&out, &olen);
+	__u64 v;
+	int i;
+
+	if (!ASSERT_TRUE(h && f, "alloc"))
+		goto out;
+	/* a latency-like shape: a body near 2 us and a tail up to 1 ms */
+	for (i = 0; i < 5000; i++)
+		kw_hist_add(h, 1500 + (i * 7919) % 1000);
+	for (v = 4000; v < 1000000; v = v * 5 / 4)
+		kw_hist_add(h, v);
+	kw_hist_add(h, 7);
+	fputs("-- latency\n", f);
+	kw_hist_fprint(f, h, "nsecs");
+
+	/* the widest possible rows still fit 80 columns */
+	memset(h, 0, sizeof(*h));
+	kw_hist_add(h, 0);
+	for (i = 0; i < 123456; i++)
+		kw_hist_add(h, UINT64_MAX - i);
+	fputs("-- extremes\n", f);
+	kw_hist_fprint(f, h, "entries");
+
+	memset(h, 0, sizeof(*h));
+	fputs("-- empty\n", f);
+	kw_hist_fprint(f, h, "nsecs");
+	fclose(f);
+	f = NULL;
+
+	for (i = 0, v = 0; out && out[v]; v++) {
+		i = out[v] == '\n' ? 0 : i + 1;
+		if (!ASSERT_TRUE(i <= 80, "80 columns"))
+			goto out;
+	}
+	ASSERT_GOLDEN(out, olen, "hist.txt");
+
+	memset(h, 0, sizeof(*h));
+	kw_hist_add(h, 42);
+	buf = kw_hist_asprint(h, "nsecs", &len);
+	if (ASSERT_TRUE(buf, "asprint"))
+		ASSERT_EQ(len, strlen(buf), "asprint length");
+out:
+	if (f)
+		fclose(f);
+	free(out);
+	free(buf);
+	free(h);
+}
+
+void test_hist(void)
+{
+	boundaries();
+	tiling();
+	monotonic();
+	quantiles();
+	merge();
+	text();
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-space side of the histogram of bpf/hist.h: the same bucket maths as bpf/hist.bpf.h,
+ * merging of per-CPU copies, quantiles and a text printer. Pure functions, no libbpf.
+ */
+#ifndef KW_USER_HIST_H
+#define KW_USER_HIST_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Spelled with its directory: user/ comes first on the include path and has a hist.h too. */
+#include "../bpf/hist.h"
+
+_Static_assert(sizeof(struct kw_hist) == 8 * (4 + KW_HIST_NR_BUCKETS), "kw_hist ABI changed");
+_Static_assert(KW_HIST_NR_BUCKETS == 496, "kw_hist bucket count changed");
+
+/* Bucket of a value, and the inclusive bounds of a bucket (b < KW_HIST_NR_BUCKETS). */
+__u32 kw_hist_bucket(__u64 v);
+__u64 kw_hist_bucket_lower(__u32 b);
+__u64 kw_hist_bucket_upper(__u32 b);
+
+/* Records one value, as the BPF side does (for tests and user-space aggregation). */
+void kw_hist_add(struct kw_hist *h, __u64 v);
+
+/*
+ * Adds n histograms (for example the per-CPU copies of one map value, as bpf_map_lookup_elem()
+ * returns them) into dst, which may already hold data.
+ */
+void kw_hist_merge(struct kw_hist *dst, const struct kw_hist *src, size_t n);
+
+/*
+ * The q-quantile (0 <= q <= 1) with linear interpolation inside the bucket holding it, clamped to
+ * [min, max], so that a histogram of one repeated value returns that value exactly. The rank is
+ * taken from the buckets, not from count (they can differ by a lost per-CPU update). 0 if empty.
+ */
+double kw_hist_quantile(const struct kw_hist *h, double q);
+
+/* sum / count, 0 if empty. */
+double kw_hist_mean(const struct kw_hist *h);
+
+/*
+ * A summary (count, min, max, mean, p50, p90, p99) and a log2 table like bcc's print_log2_hist,
+ * rows merged from the fine buckets, from the first to the last non-empty row; at most 80
+ * columns. unit names the values ("nsecs"). Returns 0 or -errno.
+ */
+int kw_hist_fprint(FILE *f, const struct kw_hist *h, const char *unit);
+
+/* The same into a malloc()ed, NUL-terminated buffer; *len (if not NULL) gets its length. */
+char *kw_hist_asprint(const struct kw_hist *h, const char *unit, size_t *len);
+
+#endif /* KW_USER_HIST_H */
