@@ -58,6 +58,7 @@ $(OUT)/%.o: user/%.c $(wildcard user/*.h user/load/*.h bpf/*.h) | setup
 
 $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -static $^ -o $@ $(LDLIBS_LOAD)
 
 # --- unit tests: built and run on the build machine ---------------------------------------------

@@ -77,3 +77,20 @@ kw_download() {
 	fi
 	echo "$deb"
 }
+
+# Static busybox for a kvmwalk ARCH, from Debian's busybox-static (downloaded, never installed).
+kw_busybox() {
+	local da bin deb tmp
+	da=$(kw_debarch "$1")
+	bin=$KW_CACHE/busybox/$da/busybox
+	if [ ! -x "$bin" ]; then
+		kw_apt_init
+		deb=$(kw_download busybox-static "$da")
+		tmp=$(mktemp -d)
+		dpkg-deb -x "$deb" "$tmp"
+		mkdir -p "${bin%/*}"
+		cp "$tmp/bin/busybox" "$bin"
+		rm -rf "$tmp"
+	fi
+	echo "$bin"
+}
