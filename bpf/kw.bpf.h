@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every kvmwalk BPF file shares: the maps (declared __weak here so that `bpftool gen object`
+ * merges the copies of each file into one), the rodata tunables, the per-task state and the
+ * entry/exit bodies that time a call and account it to its trigger.
+ */
+#ifndef KW_BPF_H
+#define KW_BPF_H
+
+/*
+ * bpftool 7.1 writes the kernel's anonymous members of a named struct type (7.3 builds with
+ * -fms-extensions) as `struct ns_tree;`, which clang warns about. Those types are not used here,
+ * and CO-RE relocates every field we read by name, so the shifted local layout does not matter.
+ */
+#pragma clang diagnostic ignored "-Wmissing-declarations"
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "hist.bpf.h"
+#include "kvmwalk.h"
+
+/* Tunables, defined in trigger.bpf.c and set by the loader before load. */
+extern const volatile __u32 kw_target_pid; /* tgid to record, 0 = every task */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KW_NR_PROBES);
+	__type(key, __u32);
+	__type(value, struct kw_probe_stats);
+} kw_stats SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KW_NR_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} kw_counters SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KW_NR_VISITS);
+	__type(key, __u32);
+	__type(value, __u64);
+} kw_visits SEC(".maps") __weak;
+
+/* Valid leaves cleared per kvm_pgtable_stage2_unmap call. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kw_hist);
+} kw_unmap_cleared SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, KW_MAX_CBS);
+	__type(key, struct kw_cb_key);
+	__type(value, struct kw_cb_val);
+} kw_walk_cbs SEC(".maps") __weak;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, KW_MAX_TRIGS);
+	__type(key, struct kw_trig_key);
+	__type(value, struct kw_trig_val);
+} kw_triggers SEC(".maps") __weak;
+
+/*
+ * Per-task state: entry timestamps of calls in flight, the kvm_pgtable_walk stack and what the
+ * task is doing (ioctl, notifier, fault). Keyed by the full pid_tgid. An entry is deleted when
+ * nothing is in flight any more, so the map holds only tasks inside a probed call.
+ */
+struct kw_task {
+	__u64 start[KW_NR_PROBES];
+	__u64 walk_start[KW_MAX_DEPTH];
+	__u64 walk_cb[KW_MAX_DEPTH];
+	__u64 walk_size[KW_MAX_DEPTH];
+	__u32 walk_flags[KW_MAX_DEPTH];
+	__u32 walk_depth;	/* walks in flight, may exceed KW_MAX_DEPTH (then untracked) */
+	__u32 busy;		/* bit per probe with a start[] set */
+	__u32 ioctl_cmd;	/* innermost KVM ioctl in flight */
+	__u32 ioctl_depth;
+	__u32 notifier_depth;
+	__u32 fault_depth;
+	__u32 last_op;		/* enum kw_encl of the last stage-2 op this task finished */
+	__u32 unmap_cleared;	/* valid leaves cleared by the unmap call in flight */
+	__u32 unmap_flushes;
+	__u64 unmap_flush_ns;
+	__s32 split_level;	/* kprobe mode: the split-walker visit in flight */
+	__u32 split_block;
+	__u64 flush_pages;	/* pages of the range flush in flight */
+};
+
+static const struct kw_task kw_task_zero;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KW_MAX_TASKS);
+	__type(key, __u64);
+	__type(value, struct kw_task);
+} kw_tasks SEC(".maps") __weak;
+
+static __always_inline void kw_count(__u32 idx, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&kw_counters, &idx);
+
+	if (v)
+		*v += n;
+}
+
+static __always_inline struct kw_probe_stats *kw_stats_of(__u32 probe)
+{
+	return bpf_map_lookup_elem(&kw_stats, &probe);
+}
+
+static __always_inline bool kw_skip(__u64 pid_tgid)
+{
+	return kw_target_pid && (__u32)(pid_tgid >> 32) != kw_target_pid;
+}
+
+/* The task's state, created if @create; NULL (and a counted drop) when the map is full. */
+static __always_inline struct kw_task *kw_task_get(__u64 id, bool create)
+{
+	struct kw_task *t = bpf_map_lookup_elem(&kw_tasks, &id);
+
+	if (t || !create)
+		return t;
+	if (bpf_map_update_elem(&kw_tasks, &id, &kw_task_zero, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&kw_tasks, &id)) {
+		kw_count(KW_C_TASK_FULL, 1);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&kw_tasks, &id);
+}
+
+static __always_inline void kw_task_put(__u64 id, struct kw_task *t)
+{
+	if (!t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth && !t->fault_depth)
+		bpf_map_delete_elem(&kw_tasks, &id);
+}
+
+static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
+{
+	*cmd = 0;
+	if (!t)
+		return KW_T_OTHER;
+	if (t->notifier_depth)
+		return KW_T_NOTIFIER;
+	if (t->fault_depth)
+		return KW_T_FAULT;
+	if (t->ioctl_depth) {
+		*cmd = t->ioctl_cmd;
+		return KW_T_IOCTL;
+	}
+	return KW_T_OTHER;
+}
+
+static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id, __u64 ns)
+{
+	struct kw_trig_key k = { .probe = probe, .pid = id >> 32 };
+	struct kw_trig_val *v, zero = {};
+
+	k.trigger = kw_trigger_of(t, &k.cmd);
+	v = bpf_map_lookup_elem(&kw_triggers, &k);
+	if (!v) {
+		if (bpf_map_update_elem(&kw_triggers, &k, &zero, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&kw_triggers, &k)) {
+			kw_count(KW_C_TRIG_FULL, 1);
+			return;
+		}
+		v = bpf_map_lookup_elem(&kw_triggers, &k);
+		if (!v)
+			return;
+	}
+	v->calls++;
+	v->ns += ns;
+}
+
+/*
+ * Entry of a non-nesting probe: counts the call, its size and remembers the start time. Returns
+ * the task state (NULL if it could not be tracked).
+ */
+static __always_inline struct kw_task *kw_enter(__u32 probe, __u64 size, bool has_size)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_probe_stats *s;
+	struct kw_task *t;
+
+	if (kw_skip(id) || probe >= KW_NR_PROBES)
+		return NULL;
+	s = kw_stats_of(probe);
+	if (!s)
+		return NULL;
+	s->calls++;
+	if (has_size)
+		kw_hist_add(&s->size, size);
+	t = kw_task_get(id, true);
+	if (!t) {
+		s->dropped++;
+		return NULL;
+	}
+	if (t->busy & (1U << probe))
+		s->missed++; /* the previous entry never saw its exit */
+	t->start[probe] = bpf_ktime_get_ns();
+	t->busy |= 1U << probe;
+	return t;
+}
+
+/* Exit of a non-nesting probe: returns the duration, 0 if the entry was not seen. */
+static __always_inline __u64 kw_exit(__u32 probe, long ret, struct kw_task **tp)
+{
+	__u64 id = bpf_get_current_pid_tgid(), ns;
+	struct kw_probe_stats *s;
+	struct kw_task *t;
+
+	*tp = NULL;
+	if (kw_skip(id) || probe >= KW_NR_PROBES)
+		return 0;
+	s = kw_stats_of(probe);
+	if (!s)
+		return 0;
+	if (ret < 0)
+		s->errors++;
+	t = kw_task_get(id, false);
+	if (!t || !(t->busy & (1U << probe))) {
+		s->missed++;
+		return 0;
+	}
+	ns = bpf_ktime_get_ns() - t->start[probe];
+	t->busy &= ~(1U << probe);
+	kw_hist_add(&s->dur, ns);
+	kw_trig_add(probe, t, id, ns);
+	*tp = t;
+	return ns ?: 1;
+}
+
+/* Must follow kw_exit() once the caller is done with the task state. */
+static __always_inline void kw_exit_done(struct kw_task *t)
+{
+	if (t)
+		kw_task_put(bpf_get_current_pid_tgid(), t);
+}
+
+#endif /* KW_BPF_H */

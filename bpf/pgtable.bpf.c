@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arm64 stage-2 page-table family (arch/arm64/kvm/hyp/pgtable.c): the generic walker, the split
+ * and unmap operations, their per-entry callbacks and the deferred range TLB flush.
+ *
+ * Kernel differences handled here, all by CO-RE:
+ * - 6.1: walker callbacks take (addr, end, level, ptep, flag, arg); from 6.2 ("KVM: arm64: Combine
+ *   visitor arguments into a context structure") they take (const struct kvm_pgtable_visit_ctx *,
+ *   enum kvm_pgtable_walk_flags visit). Tested with bpf_core_type_exists(); the 6.1 branch reads
+ *   fentry arguments 2..4, which the verifier never sees on newer kernels (dead branch).
+ * - kvm_pgtable_visit_ctx.level is u32 until 6.8 and s8 from "KVM: arm64: Convert translation
+ *   level parameter to s8" (6.9, LPA2 brings level -1): read with BPF_CORE_READ_BITFIELD_PROBED,
+ *   which relocates the size and sign of the field.
+ * - stage2_split_walker and kvm_pgtable_stage2_split exist from 6.4 ("KVM: arm64: Add
+ *   kvm_pgtable_stage2_split()"), kvm_tlb_flush_vmid_range and __kvm_tlb_flush_vmid_range from
+ *   6.6 ("KVM: arm64: Use TLBI range-based instructions for unmap"); before that the loader marks
+ *   them unavailable and never loads these programs.
+ */
+#include "kw.bpf.h"
+
+/* Which flush probe feeds the per-unmap derived counters (set by the loader). */
+const volatile __u32 kw_flush_primary = KW_P_TLB_FLUSH_RANGE;
+
+#define KVM_PTE_VALID 1ULL
+#define KVM_PGTABLE_LAST_LEVEL 3
+#define KVM_PGTABLE_WALK_LEAF 1
+#define KVM_PGTABLE_WALK_TABLE_POST 4
+
+/* ---- kvm_pgtable_walk: nests, so each task keeps a stack of entries -------------------------- */
+
+static __always_inline void walk_enter(__u64 size, __u64 cb, __u32 flags)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_probe_stats *s;
+	struct kw_task *t;
+	__u32 d;
+
+	if (kw_skip(id))
+		return;
+	s = kw_stats_of(KW_P_PGT_WALK);
+	if (!s)
+		return;
+	s->calls++;
+	kw_hist_add(&s->size, size);
+	t = kw_task_get(id, true);
+	if (!t) {
+		s->dropped++;
+		return;
+	}
+	d = t->walk_depth++;
+	if (d >= KW_MAX_DEPTH) {
+		/* Counted; the matching exit only pops the depth. */
+		kw_count(KW_C_DEPTH_OVERFLOW, 1);
+		return;
+	}
+	barrier_var(d);
+	d &= KW_MAX_DEPTH - 1;
+	t->walk_start[d] = bpf_ktime_get_ns();
+	t->walk_cb[d] = cb;
+	t->walk_size[d] = size;
+	t->walk_flags[d] = flags;
+}
+
+static __always_inline void walk_exit(long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid(), ns;
+	struct kw_cb_key k = {};
+	struct kw_probe_stats *s;
+	struct kw_cb_val *v;
+	struct kw_task *t;
+	__u32 d;
+
+	if (kw_skip(id))
+		return;
+	s = kw_stats_of(KW_P_PGT_WALK);
+	if (!s)
+		return;
+	if (ret < 0)
+		s->errors++;
+	t = kw_task_get(id, false);
+	if (!t || !t->walk_depth) {
+		s->missed++;
+		return;
+	}
+	d = --t->walk_depth;
+	if (d >= KW_MAX_DEPTH)
+		return;
+	barrier_var(d);
+	d &= KW_MAX_DEPTH - 1;
+	ns = bpf_ktime_get_ns() - t->walk_start[d];
+	kw_hist_add(&s->dur, ns);
+	kw_trig_add(KW_P_PGT_WALK, t, id, ns);
+
+	k.cb = t->walk_cb[d];
+	k.flags = t->walk_flags[d];
+	k.depth = d;
+	v = bpf_map_lookup_elem(&kw_walk_cbs, &k);
+	if (!v) {
+		struct kw_cb_val zero = {};
+
+		if (bpf_map_update_elem(&kw_walk_cbs, &k, &zero, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&kw_walk_cbs, &k))
+			kw_count(KW_C_CB_FULL, 1);
+		v = bpf_map_lookup_elem(&kw_walk_cbs, &k);
+	}
+	if (v) {
+		v->calls++;
+		v->ns += ns;
+		v->bytes += t->walk_size[d];
+	}
+	kw_task_put(id, t);
+}
+
+/* int kvm_pgtable_walk(struct kvm_pgtable *, u64 addr, u64 size, struct kvm_pgtable_walker *) */
+SEC("fentry/kvm_pgtable_walk")
+int BPF_PROG(fe_walk, void *pgt, __u64 addr, __u64 size, struct kvm_pgtable_walker *w)
+{
+	walk_enter(size, (__u64)BPF_CORE_READ(w, cb), BPF_CORE_READ(w, flags));
+	return 0;
+}
+
+SEC("fexit/kvm_pgtable_walk")
+int BPF_PROG(fx_walk, void *pgt, __u64 addr, __u64 size, void *w, int ret)
+{
+	walk_exit(ret);
+	return 0;
+}
+
+SEC("kprobe/kvm_pgtable_walk")
+int BPF_KPROBE(kp_walk, void *pgt, __u64 addr, __u64 size, struct kvm_pgtable_walker *w)
+{
+	walk_enter(size, (__u64)BPF_CORE_READ(w, cb), BPF_CORE_READ(w, flags));
+	return 0;
+}
+
+SEC("kretprobe/kvm_pgtable_walk")
+int BPF_KRETPROBE(kr_walk, int ret)
+{
+	walk_exit(ret);
+	return 0;
+}
+
+/* ---- kvm_pgtable_stage2_{split,unmap,wrprotect}(pgt, addr, size, ...) ----------------------- */
+
+static __always_inline void op_enter(__u32 probe, __u64 size)
+{
+	struct kw_task *t = kw_enter(probe, size, true);
+
+	if (t && probe == KW_P_S2_UNMAP) {
+		t->unmap_cleared = 0;
+		t->unmap_flushes = 0;
+		t->unmap_flush_ns = 0;
+	}
+}
+
+static __always_inline void op_exit(__u32 probe, long ret)
+{
+	struct kw_hist *h;
+	struct kw_task *t;
+	__u32 zero = 0;
+
+	if (!kw_exit(probe, ret, &t))
+		return;
+	if (probe == KW_P_S2_UNMAP) {
+		t->last_op = KW_E_UNMAP + 1;
+		kw_count(KW_C_UNMAP_CALLS, 1);
+		kw_count(KW_C_UNMAP_CLEARED, t->unmap_cleared);
+		kw_count(KW_C_UNMAP_FLUSHES, t->unmap_flushes);
+		kw_count(KW_C_UNMAP_FLUSH_NS, t->unmap_flush_ns);
+		if (!t->unmap_cleared) {
+			kw_count(KW_C_UNMAP_EMPTY, 1);
+			kw_count(KW_C_EMPTY_FLUSHES, t->unmap_flushes);
+			kw_count(KW_C_EMPTY_FLUSH_NS, t->unmap_flush_ns);
+		}
+		h = bpf_map_lookup_elem(&kw_unmap_cleared, &zero);
+		if (h)
+			kw_hist_add(h, t->unmap_cleared);
+	} else if (probe == KW_P_S2_WRPROTECT) {
+		t->last_op = KW_E_WRPROTECT + 1;
+	} else if (probe == KW_P_S2_SPLIT) {
+		t->last_op = KW_E_SPLIT + 1;
+	}
+	kw_exit_done(t);
+}
+
+#define KW_OP_PROGS(fn, probe)                                                                     \
+	SEC("fentry/" #fn)                                                                         \
+	int BPF_PROG(fe_##fn, void *pgt, __u64 addr, __u64 size)                                   \
+	{                                                                                          \
+		op_enter(probe, size);                                                             \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("fexit/" #fn)                                                                          \
+	int fx_##fn(unsigned long long *ctx)                                                       \
+	{                                                                                          \
+		__u64 ret = 0;                                                                     \
+		/* the argument count differs (split gained flags in 6.5): ask for the return */   \
+		bpf_get_func_ret(ctx, &ret);                                                       \
+		op_exit(probe, (int)ret);                                                          \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("kprobe/" #fn)                                                                         \
+	int BPF_KPROBE(kp_##fn, void *pgt, __u64 addr, __u64 size)                                 \
+	{                                                                                          \
+		op_enter(probe, size);                                                             \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("kretprobe/" #fn)                                                                      \
+	int BPF_KRETPROBE(kr_##fn, int ret)                                                        \
+	{                                                                                          \
+		op_exit(probe, ret);                                                               \
+		return 0;                                                                          \
+	}
+
+KW_OP_PROGS(kvm_pgtable_stage2_split, KW_P_S2_SPLIT)
+KW_OP_PROGS(kvm_pgtable_stage2_unmap, KW_P_S2_UNMAP)
+KW_OP_PROGS(kvm_pgtable_stage2_wrprotect, KW_P_S2_WRPROTECT)
+
+/* ---- per-entry callbacks --------------------------------------------------------------------- */
+
+static __always_inline void visit_add(__u32 walker, int level, __u32 outcome)
+{
+	__u32 lvl1 = level + 1, idx;
+	__u64 *v;
+
+	if (lvl1 >= KW_NR_LEVELS)
+		lvl1 = KW_NR_LEVELS - 1;
+	idx = KW_VISIT_IDX(walker, lvl1, outcome);
+	v = bpf_map_lookup_elem(&kw_visits, &idx);
+	if (v)
+		(*v)++;
+}
+
+static __always_inline int vctx_level(const struct kvm_pgtable_visit_ctx *c)
+{
+	return BPF_CORE_READ_BITFIELD_PROBED(c, level);
+}
+
+/*
+ * stage2_split_walker (6.4+, always the ctx signature), walker flags LEAF only, so it is called
+ * for every non-table entry in range: valid blocks, invalid entries and level-3 pages. The rule
+ * for "did it split" follows the function: level 3 returns 0 at once ("No huge-pages exist at the
+ * last level"), an invalid entry returns 0 ("We only split valid block mappings"); any other visit
+ * is a valid block at level <= 2, which is split exactly when the walker returns 0 (it returns
+ * -ENOMEM when the cache is short, -EAGAIN when the break-before-make cmpxchg lost). A walk then
+ * descends into the new table, so a split 2 MiB block costs 1 level-2 visit + 512 level-3 ones.
+ */
+static __always_inline void split_visit(int level, __u64 old, long ret)
+{
+	struct kw_probe_stats *s;
+	__u32 outcome;
+
+	if (level >= KVM_PGTABLE_LAST_LEVEL || !(old & KVM_PTE_VALID))
+		outcome = KW_O_NOTHING;
+	else
+		outcome = ret ? KW_O_FAILED : KW_O_SPLIT;
+	visit_add(KW_W_SPLIT, level, outcome);
+	s = kw_stats_of(KW_P_SPLIT_WALKER);
+	if (s) {
+		s->calls++;
+		if (ret < 0)
+			s->errors++;
+	}
+}
+
+SEC("fexit/stage2_split_walker")
+int BPF_PROG(fx_split_walker, const struct kvm_pgtable_visit_ctx *c, int visit, int ret)
+{
+	if (kw_skip(bpf_get_current_pid_tgid()))
+		return 0;
+	split_visit(vctx_level(c), BPF_CORE_READ(c, old), ret);
+	return 0;
+}
+
+/* kprobe mode: the entry stashes the visit, the return classifies it. */
+SEC("kprobe/stage2_split_walker")
+int BPF_KPROBE(kp_split_walker, const struct kvm_pgtable_visit_ctx *c)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_task *t;
+
+	if (kw_skip(id))
+		return 0;
+	t = kw_task_get(id, true);
+	if (!t) {
+		struct kw_probe_stats *s = kw_stats_of(KW_P_SPLIT_WALKER);
+
+		if (s)
+			s->dropped++;
+		return 0;
+	}
+	t->split_level = vctx_level(c);
+	t->split_block = BPF_CORE_READ(c, old) & KVM_PTE_VALID;
+	t->busy |= 1U << KW_P_SPLIT_WALKER;
+	return 0;
+}
+
+SEC("kretprobe/stage2_split_walker")
+int BPF_KRETPROBE(kr_split_walker, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_task *t;
+
+	if (kw_skip(id))
+		return 0;
+	t = kw_task_get(id, false);
+	if (!t || !(t->busy & (1U << KW_P_SPLIT_WALKER))) {
+		struct kw_probe_stats *s = kw_stats_of(KW_P_SPLIT_WALKER);
+
+		if (s)
+			s->missed++;
+		return 0;
+	}
+	t->busy &= ~(1U << KW_P_SPLIT_WALKER);
+	split_visit(t->split_level, t->split_block, ret);
+	kw_task_put(id, t);
+	return 0;
+}
+
+/*
+ * stage2_unmap_walker, flags LEAF | TABLE_POST. A leaf visit of a valid entry always clears it
+ * (stage2_unmap_put_pte); a leaf visit of an invalid entry clears nothing (at most it drops a
+ * counted annotation); table visits free the table when its last entry went.
+ */
+static __always_inline void unmap_visit(int level, __u64 old, __u32 visit)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_probe_stats *s;
+	struct kw_task *t;
+	__u32 outcome;
+
+	if (kw_skip(id))
+		return;
+	if (visit & KVM_PGTABLE_WALK_TABLE_POST)
+		outcome = KW_O_TABLE;
+	else if (old & KVM_PTE_VALID)
+		outcome = KW_O_CLEARED;
+	else
+		outcome = KW_O_INVALID;
+	visit_add(KW_W_UNMAP, level, outcome);
+	s = kw_stats_of(KW_P_UNMAP_WALKER);
+	if (s)
+		s->calls++;
+	if (outcome == KW_O_CLEARED) {
+		t = kw_task_get(id, false);
+		if (t)
+			t->unmap_cleared++;
+	}
+}
+
+SEC("fentry/stage2_unmap_walker")
+int fe_unmap_walker(unsigned long long *ctx)
+{
+	if (bpf_core_type_exists(struct kvm_pgtable_visit_ctx)) {
+		const struct kvm_pgtable_visit_ctx *c = (void *)ctx[0];
+
+		unmap_visit(vctx_level(c), BPF_CORE_READ(c, old), ctx[1]);
+	} else {
+		/* 6.1: (u64 addr, u64 end, u32 level, kvm_pte_t *ptep, flag, arg) */
+		__u64 old = 0;
+
+		bpf_probe_read_kernel(&old, sizeof(old), (void *)ctx[3]);
+		unmap_visit((int)ctx[2], old, ctx[4]);
+	}
+	return 0;
+}
+
+SEC("kprobe/stage2_unmap_walker")
+int kp_unmap_walker(struct pt_regs *regs)
+{
+	if (bpf_core_type_exists(struct kvm_pgtable_visit_ctx)) {
+		const struct kvm_pgtable_visit_ctx *c = (void *)PT_REGS_PARM1_CORE(regs);
+
+		unmap_visit(vctx_level(c), BPF_CORE_READ(c, old), PT_REGS_PARM2_CORE(regs));
+	} else {
+		__u64 old = 0;
+
+		bpf_probe_read_kernel(&old, sizeof(old), (void *)PT_REGS_PARM4_CORE(regs));
+		unmap_visit((int)PT_REGS_PARM3_CORE(regs), old, PT_REGS_PARM5_CORE(regs));
+	}
+	return 0;
+}
+
+/* ---- range TLB flushes ----------------------------------------------------------------------- */
+
+/*
+ * kvm_tlb_flush_vmid_range(struct kvm_s2_mmu *, phys_addr_t addr, size_t size) runs at EL1 in
+ * every mode and is what kvm_pgtable_stage2_unmap calls for its deferred flush;
+ * __kvm_tlb_flush_vmid_range(mmu, phys_addr_t start, unsigned long pages) is the EL2 side, a
+ * plain call in VHE, a hypercall in nVHE/protected mode (where the probe never fires).
+ */
+static __always_inline void flush_enter(__u32 probe, __u64 pages)
+{
+	struct kw_task *t = kw_enter(probe, pages, true);
+
+	if (t && probe == kw_flush_primary)
+		t->flush_pages = pages;
+}
+
+static __always_inline void flush_exit(__u32 probe)
+{
+	struct kw_task *t;
+	__u32 encl;
+	__u64 ns;
+
+	ns = kw_exit(probe, 0, &t);
+	if (!ns)
+		return;
+	if (probe != kw_flush_primary)
+		goto out;
+	if (t->busy & (1U << KW_P_S2_UNMAP)) {
+		encl = KW_E_UNMAP;
+		t->unmap_flushes++;
+		t->unmap_flush_ns += ns;
+	} else if (t->busy & (1U << KW_P_S2_WRPROTECT)) {
+		encl = KW_E_WRPROTECT;
+	} else if (t->busy & (1U << KW_P_S2_SPLIT)) {
+		encl = KW_E_SPLIT;
+	} else if (t->last_op == KW_E_WRPROTECT + 1) {
+		/* kvm_mmu_wp_memory_region flushes after the write-protect walk returned */
+		encl = KW_E_WRPROTECT;
+	} else {
+		encl = KW_E_OTHER;
+	}
+	kw_count(KW_C_FLUSH_ENCL + encl, 1);
+	kw_count(KW_C_FLUSH_ENCL_PAGES + encl, t->flush_pages);
+out:
+	kw_exit_done(t);
+}
+
+SEC("fentry/kvm_tlb_flush_vmid_range")
+int BPF_PROG(fe_flush, void *mmu, __u64 addr, __u64 size)
+{
+	flush_enter(KW_P_TLB_FLUSH_RANGE, size >> 12);
+	return 0;
+}
+
+SEC("fexit/kvm_tlb_flush_vmid_range")
+int BPF_PROG(fx_flush)
+{
+	flush_exit(KW_P_TLB_FLUSH_RANGE);
+	return 0;
+}
+
+SEC("kprobe/kvm_tlb_flush_vmid_range")
+int BPF_KPROBE(kp_flush, void *mmu, __u64 addr, __u64 size)
+{
+	flush_enter(KW_P_TLB_FLUSH_RANGE, size >> 12);
+	return 0;
+}
+
+SEC("kretprobe/kvm_tlb_flush_vmid_range")
+int BPF_KRETPROBE(kr_flush)
+{
+	flush_exit(KW_P_TLB_FLUSH_RANGE);
+	return 0;
+}
+
+SEC("fentry/__kvm_tlb_flush_vmid_range")
+int BPF_PROG(fe_hyp_flush, void *mmu, __u64 start, __u64 pages)
+{
+	flush_enter(KW_P_HYP_FLUSH_RANGE, pages);
+	return 0;
+}
+
+SEC("fexit/__kvm_tlb_flush_vmid_range")
+int BPF_PROG(fx_hyp_flush)
+{
+	flush_exit(KW_P_HYP_FLUSH_RANGE);
+	return 0;
+}
+
+SEC("kprobe/__kvm_tlb_flush_vmid_range")
+int BPF_KPROBE(kp_hyp_flush, void *mmu, __u64 start, __u64 pages)
+{
+	flush_enter(KW_P_HYP_FLUSH_RANGE, pages);
+	return 0;
+}
+
+SEC("kretprobe/__kvm_tlb_flush_vmid_range")
+int BPF_KRETPROBE(kr_hyp_flush)
+{
+	flush_exit(KW_P_HYP_FLUSH_RANGE);
+	return 0;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86 TDP MMU family (arch/x86/kvm/mmu/tdp_mmu.c, mmu.c), all in the kvm module: libbpf finds the
+ * functions in the module's BTF for fentry, kprobes take the plain symbol name.
+ *
+ * Signatures, unchanged from 6.1 to 7.3:
+ *   static bool tdp_mmu_zap_leafs(struct kvm *, struct kvm_mmu_page *root, gfn_t start,
+ *                                 gfn_t end, bool can_yield, bool flush)
+ *   bool kvm_tdp_mmu_unmap_gfn_range(struct kvm *, struct kvm_gfn_range *, bool flush)
+ *   bool kvm_tdp_mmu_zap_leafs(struct kvm *, gfn_t start, gfn_t end, bool flush)  (6.1 also
+ *       takes as_id and can_yield; only the duration is read)
+ *   static int fast_page_fault(struct kvm_vcpu *, struct kvm_page_fault *)
+ */
+#include "kw.bpf.h"
+
+/* arch/x86/kvm/mmu/spte.h: SPTE_MMU_PRESENT_MASK (bit 11 since 5.13), PT_PAGE_SIZE_MASK. */
+#define SPTE_MMU_PRESENT (1ULL << 11)
+#define SPTE_PAGE_SIZE (1ULL << 7)
+#define PG_LEVEL_4K 1
+
+/* ---- tdp_mmu_zap_leafs: duration, gfns in range, leaves zapped -------------------------------- */
+
+SEC("fentry/tdp_mmu_zap_leafs")
+int BPF_PROG(fe_zap_leafs, void *kvm, void *root, __u64 start, __u64 end)
+{
+	if (kw_enter(KW_P_TDP_ZAP_LEAFS, end - start, true))
+		kw_count(KW_C_ZAP_GFNS, end - start);
+	return 0;
+}
+
+SEC("fexit/tdp_mmu_zap_leafs")
+int BPF_PROG(fx_zap_leafs)
+{
+	struct kw_task *t;
+
+	kw_exit(KW_P_TDP_ZAP_LEAFS, 0, &t);
+	kw_exit_done(t);
+	return 0;
+}
+
+SEC("kprobe/tdp_mmu_zap_leafs")
+int BPF_KPROBE(kp_zap_leafs, void *kvm, void *root, __u64 start, __u64 end)
+{
+	if (kw_enter(KW_P_TDP_ZAP_LEAFS, end - start, true))
+		kw_count(KW_C_ZAP_GFNS, end - start);
+	return 0;
+}
+
+SEC("kretprobe/tdp_mmu_zap_leafs")
+int BPF_KRETPROBE(kr_zap_leafs)
+{
+	struct kw_task *t;
+
+	kw_exit(KW_P_TDP_ZAP_LEAFS, 0, &t);
+	kw_exit_done(t);
+	return 0;
+}
+
+/*
+ * kvmmmu:kvm_tdp_mmu_spte_changed(int as_id, gfn_t gfn, int level, u64 old_spte, u64 new_spte),
+ * fired by handle_changed_spte() for every SPTE write, zaps included. Counted while the task is
+ * inside tdp_mmu_zap_leafs: a present leaf that became non-present is one entry zapped.
+ */
+SEC("raw_tp/kvm_tdp_mmu_spte_changed")
+int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 new)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_task *t;
+
+	if (kw_skip(id))
+		return 0;
+	kw_count(KW_C_SPTE_CHANGES, 1);
+	t = kw_task_get(id, false);
+	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
+		return 0;
+	if ((old & SPTE_MMU_PRESENT) && (level == PG_LEVEL_4K || (old & SPTE_PAGE_SIZE)) &&
+	    !(new & SPTE_MMU_PRESENT))
+		kw_count(KW_C_ZAP_ZAPPED, 1);
+	return 0;
+}
+
+/* ---- kvm_tdp_mmu_unmap_gfn_range: the MMU-notifier path ---------------------------------------- */
+
+static __always_inline void unmap_gfn_enter(struct kvm_gfn_range *r)
+{
+	__u64 n = BPF_CORE_READ(r, end) - BPF_CORE_READ(r, start);
+
+	kw_enter(KW_P_TDP_UNMAP_GFN, n, true);
+}
+
+SEC("fentry/kvm_tdp_mmu_unmap_gfn_range")
+int BPF_PROG(fe_unmap_gfn, void *kvm, struct kvm_gfn_range *r)
+{
+	unmap_gfn_enter(r);
+	return 0;
+}
+
+SEC("fexit/kvm_tdp_mmu_unmap_gfn_range")
+int BPF_PROG(fx_unmap_gfn)
+{
+	struct kw_task *t;
+
+	kw_exit(KW_P_TDP_UNMAP_GFN, 0, &t);
+	kw_exit_done(t);
+	return 0;
+}
+
+SEC("kprobe/kvm_tdp_mmu_unmap_gfn_range")
+int BPF_KPROBE(kp_unmap_gfn, void *kvm, struct kvm_gfn_range *r)
+{
+	unmap_gfn_enter(r);
+	return 0;
+}
+
+SEC("kretprobe/kvm_tdp_mmu_unmap_gfn_range")
+int BPF_KRETPROBE(kr_unmap_gfn)
+{
+	struct kw_task *t;
+
+	kw_exit(KW_P_TDP_UNMAP_GFN, 0, &t);
+	kw_exit_done(t);
+	return 0;
+}
+
+/* ---- kvm_tdp_mmu_zap_leafs: MTRR / CR0.CD / APICv changes through kvm_zap_gfn_range ----------- */
+
+SEC("fentry/kvm_tdp_mmu_zap_leafs")
+int BPF_PROG(fe_zap_all)
+{
+	kw_enter(KW_P_TDP_ZAP_LEAFS_ALL, 0, false);
+	return 0;
+}
+
+SEC("fexit/kvm_tdp_mmu_zap_leafs")
+int BPF_PROG(fx_zap_all)
+{
+	struct kw_task *t;
+
+	kw_exit(KW_P_TDP_ZAP_LEAFS_ALL, 0, &t);
+	kw_exit_done(t);
+	return 0;
+}
+
+SEC("kprobe/kvm_tdp_mmu_zap_leafs")
+int BPF_KPROBE(kp_zap_all)
+{
+	kw_enter(KW_P_TDP_ZAP_LEAFS_ALL, 0, false);
+	return 0;
+}
+
+SEC("kretprobe/kvm_tdp_mmu_zap_leafs")
+int BPF_KRETPROBE(kr_zap_all)
+{
+	struct kw_task *t;
+
+	kw_exit(KW_P_TDP_ZAP_LEAFS_ALL, 0, &t);
+	kw_exit_done(t);
+	return 0;
+}
+
+/* ---- fast_page_fault: duration and return code ------------------------------------------------ */
+
+static __always_inline void pf_ret(long ret)
+{
+	__u32 slot = ret < 0 || ret >= KW_NR_PF_RET - 1 ? KW_NR_PF_RET - 1 : ret;
+
+	kw_count(KW_C_PF_RET + slot, 1);
+}
+
+SEC("fentry/fast_page_fault")
+int BPF_PROG(fe_fast_pf)
+{
+	kw_enter(KW_P_FAST_PF, 0, false);
+	return 0;
+}
+
+SEC("fexit/fast_page_fault")
+int BPF_PROG(fx_fast_pf, void *vcpu, void *fault, int ret)
+{
+	struct kw_task *t;
+
+	if (kw_exit(KW_P_FAST_PF, 0, &t))
+		pf_ret(ret);
+	kw_exit_done(t);
+	return 0;
+}
+
+SEC("kprobe/fast_page_fault")
+int BPF_KPROBE(kp_fast_pf)
+{
+	kw_enter(KW_P_FAST_PF, 0, false);
+	return 0;
+}
+
+SEC("kretprobe/fast_page_fault")
+int BPF_KRETPROBE(kr_fast_pf, int ret)
+{
+	struct kw_task *t;
+
+	if (kw_exit(KW_P_FAST_PF, 0, &t))
+		pf_ret(ret);
+	kw_exit_done(t);
+	return 0;
+}
+
+/*
+ * Fallback: kvmmmu:fast_page_fault(vcpu, fault, u64 *sptep, u64 old_spte, int ret) fires once at
+ * the end of every fast_page_fault(): a count and the return code, no duration.
+ */
+SEC("raw_tp/fast_page_fault")
+int BPF_PROG(rt_fast_pf, void *vcpu, void *fault, void *sptep, __u64 old, int ret)
+{
+	struct kw_probe_stats *s;
+
+	if (kw_skip(bpf_get_current_pid_tgid()))
+		return 0;
+	s = kw_stats_of(KW_P_FAST_PF);
+	if (!s)
+		return 0;
+	s->calls++;
+	pf_ret(ret);
+	return 0;
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trigger family: what the task was doing when a walker ran. A KVM ioctl on a VM or vCPU fd, an
+ * MMU-notifier invalidation, or a vCPU fault; the innermost of these wins (a fault inside
+ * KVM_RUN is a fault). Both arches.
+ */
+#include "kw.bpf.h"
+
+const volatile __u32 kw_target_pid = 0;
+
+#define KVMIO 0xAE
+
+static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
+{
+	struct kw_task *t = kw_enter(probe, 0, false);
+
+	if (!t)
+		return;
+	/* Outermost wins: kvm_vm_ioctl does not nest, but the tracepoint fallback runs around it. */
+	if (!t->ioctl_depth++)
+		t->ioctl_cmd = cmd;
+}
+
+static __always_inline void ioctl_exit(__u32 probe, long ret)
+{
+	struct kw_task *t;
+
+	kw_exit(probe, ret, &t);
+	if (!t)
+		t = kw_task_get(bpf_get_current_pid_tgid(), false);
+	if (!t)
+		return;
+	if (t->ioctl_depth)
+		t->ioctl_depth--;
+	kw_task_put(bpf_get_current_pid_tgid(), t);
+}
+
+static __always_inline void ctx_enter(__u32 probe, bool notifier)
+{
+	struct kw_task *t = kw_enter(probe, 0, false);
+
+	if (!t)
+		return;
+	if (notifier)
+		t->notifier_depth++;
+	else
+		t->fault_depth++;
+}
+
+static __always_inline void ctx_exit(__u32 probe, long ret, bool notifier)
+{
+	struct kw_task *t;
+
+	kw_exit(probe, ret, &t);
+	if (!t)
+		t = kw_task_get(bpf_get_current_pid_tgid(), false);
+	if (!t)
+		return;
+	if (notifier && t->notifier_depth)
+		t->notifier_depth--;
+	else if (!notifier && t->fault_depth)
+		t->fault_depth--;
+	kw_task_put(bpf_get_current_pid_tgid(), t);
+}
+
+/* kvm_vm_ioctl(struct file *, unsigned int ioctl, unsigned long arg), same in 6.1 .. 7.3 */
+SEC("fentry/kvm_vm_ioctl")
+int BPF_PROG(fe_vm_ioctl, void *filp, unsigned int cmd)
+{
+	ioctl_enter(KW_P_VM_IOCTL, cmd);
+	return 0;
+}
+
+SEC("fexit/kvm_vm_ioctl")
+int BPF_PROG(fx_vm_ioctl, void *filp, unsigned int cmd, unsigned long arg, long ret)
+{
+	ioctl_exit(KW_P_VM_IOCTL, ret);
+	return 0;
+}
+
+SEC("kprobe/kvm_vm_ioctl")
+int BPF_KPROBE(kp_vm_ioctl, void *filp, unsigned int cmd)
+{
+	ioctl_enter(KW_P_VM_IOCTL, cmd);
+	return 0;
+}
+
+SEC("kretprobe/kvm_vm_ioctl")
+int BPF_KRETPROBE(kr_vm_ioctl, long ret)
+{
+	ioctl_exit(KW_P_VM_IOCTL, ret);
+	return 0;
+}
+
+SEC("fentry/kvm_vcpu_ioctl")
+int BPF_PROG(fe_vcpu_ioctl, void *filp, unsigned int cmd)
+{
+	ioctl_enter(KW_P_VCPU_IOCTL, cmd);
+	return 0;
+}
+
+SEC("fexit/kvm_vcpu_ioctl")
+int BPF_PROG(fx_vcpu_ioctl, void *filp, unsigned int cmd, unsigned long arg, long ret)
+{
+	ioctl_exit(KW_P_VCPU_IOCTL, ret);
+	return 0;
+}
+
+SEC("kprobe/kvm_vcpu_ioctl")
+int BPF_KPROBE(kp_vcpu_ioctl, void *filp, unsigned int cmd)
+{
+	ioctl_enter(KW_P_VCPU_IOCTL, cmd);
+	return 0;
+}
+
+SEC("kretprobe/kvm_vcpu_ioctl")
+int BPF_KRETPROBE(kr_vcpu_ioctl, long ret)
+{
+	ioctl_exit(KW_P_VCPU_IOCTL, ret);
+	return 0;
+}
+
+/*
+ * Fallback where neither fentry nor kprobe is allowed: the ioctl syscall itself, filtered to the
+ * KVM ioctl type (KVMIO in the command's type byte). VM and vCPU ioctls are not told apart.
+ */
+struct kw_sys_enter_ioctl {
+	__u64 common;
+	__s32 nr;
+	__u32 pad;
+	__u64 fd;
+	__u64 cmd;
+	__u64 arg;
+};
+
+struct kw_sys_exit {
+	__u64 common;
+	__s32 nr;
+	__u32 pad;
+	__s64 ret;
+};
+
+SEC("tracepoint/syscalls/sys_enter_ioctl")
+int tp_ioctl_enter(struct kw_sys_enter_ioctl *ctx)
+{
+	__u32 cmd = ctx->cmd;
+
+	if (((cmd >> 8) & 0xff) == KVMIO)
+		ioctl_enter(KW_P_VM_IOCTL, cmd);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_ioctl")
+int tp_ioctl_exit(struct kw_sys_exit *ctx)
+{
+	struct kw_task *t = kw_task_get(bpf_get_current_pid_tgid(), false);
+
+	if (t && (t->busy & (1U << KW_P_VM_IOCTL)))
+		ioctl_exit(KW_P_VM_IOCTL, ctx->ret);
+	return 0;
+}
+
+/*
+ * kvm_mmu_notifier_invalidate_range_start(struct mmu_notifier *, const struct mmu_notifier_range *):
+ * the unmap itself (kvm_unmap_gfn_range) runs inside it; _end only drops the in-progress count.
+ */
+SEC("fentry/kvm_mmu_notifier_invalidate_range_start")
+int BPF_PROG(fe_notifier)
+{
+	ctx_enter(KW_P_NOTIFIER, true);
+	return 0;
+}
+
+SEC("fexit/kvm_mmu_notifier_invalidate_range_start")
+int BPF_PROG(fx_notifier, void *mn, void *range, int ret)
+{
+	ctx_exit(KW_P_NOTIFIER, ret, true);
+	return 0;
+}
+
+SEC("kprobe/kvm_mmu_notifier_invalidate_range_start")
+int BPF_KPROBE(kp_notifier)
+{
+	ctx_enter(KW_P_NOTIFIER, true);
+	return 0;
+}
+
+SEC("kretprobe/kvm_mmu_notifier_invalidate_range_start")
+int BPF_KRETPROBE(kr_notifier, int ret)
+{
+	ctx_exit(KW_P_NOTIFIER, ret, true);
+	return 0;
+}
+
+/*
+ * The vCPU fault handler; the loader points these at kvm_handle_guest_abort (arm64) or
+ * kvm_mmu_page_fault (x86) with bpf_program__set_attach_target(). The return value is not used:
+ * its type differs (int on both today, but nothing here depends on it).
+ */
+SEC("fentry/kvm_handle_guest_abort")
+int BPF_PROG(fe_fault)
+{
+	ctx_enter(KW_P_GUEST_FAULT, false);
+	return 0;
+}
+
+SEC("fexit/kvm_handle_guest_abort")
+int BPF_PROG(fx_fault)
+{
+	ctx_exit(KW_P_GUEST_FAULT, 0, false);
+	return 0;
+}
+
+SEC("kprobe/kvm_handle_guest_abort")
+int BPF_KPROBE(kp_fault)
+{
+	ctx_enter(KW_P_GUEST_FAULT, false);
+	return 0;
+}
+
+SEC("kretprobe/kvm_handle_guest_abort")
+int BPF_KRETPROBE(kr_fault)
+{
+	ctx_exit(KW_P_GUEST_FAULT, 0, false);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
