@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kvmwalk-load options: parsing and cross-checks, no kernel involved (unit-tested). */
+#include <argp.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/load.h"
+
+#define MAX_VCPUS 256
+
+/* Sizes: a number with an optional K, M, G or T suffix (powers of 1024, "KiB"/"KB" also accepted). */
+int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ULL << 10; end++; break;
+	case 'm': case 'M': mul = 1ULL << 20; end++; break;
+	case 'g': case 'G': mul = 1ULL << 30; end++; break;
+	case 't': case 'T': mul = 1ULL << 40; end++; break;
+	default: break;
+	}
+	if (mul > 1 && (*end == 'i' || *end == 'I'))
+		end++;
+	if (mul > 1 && (*end == 'b' || *end == 'B'))
+		end++;
+	if (*end)
+		return -EINVAL;
+	if (v && mul > UINT64_MAX / v)
+		return -ERANGE;
+	*out = v * mul;
+	return 0;
+}
+
+int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end)
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+void format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && bytes && !(bytes & 1023)) {
+		bytes >>= 10;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 " %s", bytes, units[u]);
+}
+
+static const char *const scenario_names[] = {
+	[SC_SPLIT] = "split",
+	[SC_CLEAR] = "clear",
+	[SC_INVALIDATE] = "invalidate",
+	[SC_WRPROTECT_FAULT] = "wrprotect-fault",
+	[SC_EMPTY_UNMAP] = "empty-unmap",
+	[SC_ALL] = "all",
+};
+
+static const char *const backing_names[] = { "anon", "thp", "hugetlb" };
+static const char *const pattern_names[] = { "same", "sweep" };
+
+static int name_parse(const char *const *names, int n, const char *s)
+{
+	int i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -EINVAL;
+}
+
+const char *scenario_name(int sc)
+{
+	return sc >= 0 && sc <= SC_ALL ? scenario_names[sc] : "?";
+}
+
+int scenario_parse(const char *s)
+{
+	return name_parse(scenario_names, SC_ALL + 1, s);
+}
+
+const char *backing_name(int b)
+{
+	return b >= 0 && b < 3 ? backing_names[b] : "?";
+}
+
+int backing_parse(const char *s)
+{
+	return name_parse(backing_names, 3, s);
+}
+
+const char *pattern_name(int p)
+{
+	return p >= 0 && p < 2 ? pattern_names[p] : "?";
+}
+
+int pattern_parse(const char *s)
+{
+	return name_parse(pattern_names, 2, s);
+}
+
+void load_opts_default(struct load_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->scenario = SC_ALL;
+	o->vcpus = 1;
+	o->mem = 16ULL << 20;
+	o->backing = BACKING_ANON;
+	o->iterations = 3;
+	o->chunk_pages = 64;
+	o->range = 2ULL << 20;
+	o->pattern = PATTERN_SAME;
+	o->sparse = 256ULL << 30;
+	o->timeout = 30;
+}
+
+const char *load_opts_check(const struct load_opts *o)
+{
+	uint64_t total = o->mem * o->vcpus;
+
+	if (!o->vcpus || o->vcpus > MAX_VCPUS)
+		return "--vcpus must be 1 to 256";
+	if (!o->mem || o->mem % SZ_2M)
+		return "--mem must be a non-zero multiple of 2 MiB";
+	/* The data slot starts at GPA 1 GiB; x86 guests address it with 32 bits, below the TSS. */
+	if (o->mem > (64ULL << 30) / o->vcpus)
+		return "--vcpus times --mem must be at most 64 GiB";
+#ifdef __x86_64__
+	if (total > (2ULL << 30))
+		return "--vcpus times --mem must be at most 2 GiB on x86 (32-bit guest)";
+#endif
+	if (!o->iterations)
+		return "--iterations must be at least 1";
+	if (!o->chunk_pages || o->chunk_pages % 64)
+		return "--chunk-pages must be a non-zero multiple of 64 (KVM_CLEAR_DIRTY_LOG works on "
+		       "64-page words)";
+	if (!o->range || o->range % SZ_4K)
+		return "--range must be a non-zero multiple of 4 KiB";
+	if (o->range > total)
+		return "--range must not exceed --vcpus times --mem";
+	if (o->backing == BACKING_HUGETLB && o->range % SZ_2M)
+		return "--range must be a multiple of 2 MiB with --backing hugetlb";
+	if (o->eager_split && o->eager_split != SZ_4K && o->eager_split != SZ_2M &&
+	    o->eager_split != SZ_1G)
+		return "--eager-split must be 4K, 2M or 1G (a block size of the stage-2 tables)";
+#ifndef __aarch64__
+	if (o->eager_split)
+		return "--eager-split is arm64 only (x86 splits eagerly per kvm.eager_page_split)";
+#endif
+	if (!o->sparse || o->sparse % SZ_1G)
+		return "--sparse must be a non-zero multiple of 1 GiB";
+	if (o->sparse > (512ULL << 30))
+		return "--sparse must be at most 512 GiB (it must fit a 40-bit guest address space)";
+	if (!o->timeout)
+		return "--timeout must be at least 1 second";
+	return NULL;
+}
+
+enum {
+	OPT_SCENARIO = 1000,
+	OPT_VCPUS,
+	OPT_MEM,
+	OPT_BACKING,
+	OPT_ITERATIONS,
+	OPT_CHUNK_PAGES,
+	OPT_RANGE,
+	OPT_PATTERN,
+	OPT_EAGER_SPLIT,
+	OPT_SPARSE,
+	OPT_JSON,
+	OPT_TIMEOUT,
+	OPT_QUIET,
+};
+
+static const char doc[] =
+	"kvmwalk-load -- drive a real KVM VM through known page-table-walk scenarios.\n"
+	"\n"
+	"USAGE: kvmwalk-load [--scenario NAME] [--vcpus N] [--mem SIZE] [OPTION...]\n"
+	"\n"
+	"Creates a VM (x86_64: flat 32-bit protected mode; arm64: MMU off) with a small code slot "
+	"at GPA 0x10000 that is never invalidated and one data slot at GPA 1 GiB holding --mem bytes "
+	"per vCPU. Each vCPU (one thread each) stores one 64-bit word per 4 KiB page of its own part "
+	"and exits (x86: out; arm64: MMIO store). The host prints each phase's wall time and the "
+	"exact quantities it caused, so kvmwalk's probe counts can be checked against them.\n"
+	"\n"
+	"Scenarios:\n"
+	"  split            touch (thp/hugetlb: 2 MiB blocks), enable dirty logging (eager split), "
+	"write, get the log (must report every page written), disable; then the slot is re-created "
+	"so the next iteration splits again. arm64 splits eagerly only with --eager-split.\n"
+	"  clear            KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2 with KVM_DIRTY_LOG_INITIALLY_SET: "
+	"iteration 0 gets the initially-set log and clears it; then each iteration writes, gets and "
+	"clears in --chunk-pages chunks.\n"
+	"  invalidate       touch, then per iteration madvise(MADV_DONTNEED) one --range (same "
+	"range each time, or sweeping the memory) and let the vCPUs refault.\n"
+	"  wrprotect-fault  touch, enable dirty logging, then per iteration write (write-protection "
+	"faults) and get the log.\n"
+	"  empty-unmap      unmaps that map nothing: madvise of never-touched memory in --range "
+	"calls, deleting and re-adding the never-touched data slot, adding and deleting a --sparse "
+	"slot (MAP_NORESERVE, never touched).\n"
+	"  all              each of them in turn, a fresh VM for each (default).\n"
+	"\n"
+	"Phases (JSON \"phase\"): touch, dirty-log-enable, dirty-write, dirty-log-get, "
+	"dirty-log-clear, dirty-log-disable, invalidate, refault, guest-start, empty-madvise, "
+	"slot-delete, slot-add, sparse-add, sparse-delete.\n"
+	"Counts (JSON \"counts\" keys): pages_touched, pages_written, dirty_pages, "
+	"pages_refaulted, get_ioctls, clear_ioctls, pages_cleared, madvise_calls, "
+	"bytes_invalidated, blocks_2m, slot_pages, slots_added, slots_deleted, slot_bytes, "
+	"sparse_bytes.\n"
+	"\n"
+	"Exit status: 0 success; 1 unexpected system-call failure; 2 bad options; 3 no usable "
+	"/dev/kvm; 4 missing KVM capability or host feature (THP, huge pages); 5 guest failure or "
+	"timeout (exit reason and registers printed); 6 memory or memslot setup failed; 7 a count "
+	"did not match what the workload made certain.\n"
+	"\vExamples:\n"
+	"  kvmwalk-load --scenario split --backing thp --vcpus 2 --mem 32M\n"
+	"  kvmwalk-load --scenario split --backing thp --eager-split 2M     (arm64)\n"
+	"  kvmwalk-load --scenario clear --chunk-pages 64 --iterations 5\n"
+	"  kvmwalk-load --scenario invalidate --pattern sweep --range 1M --json out.json\n"
+	"  kvmwalk-load --scenario empty-unmap --sparse 256G --json\n"
+	"SIZE takes K, M, G or T suffixes (powers of 1024). Run as root (or with access to "
+	"/dev/kvm).";
+
+static const struct argp_option options[] = {
+	{ "scenario", OPT_SCENARIO, "NAME", 0,
+	  "split, clear, invalidate, wrprotect-fault, empty-unmap or all (default all)", 0 },
+	{ "vcpus", OPT_VCPUS, "N", 0, "vCPUs, one thread each (default 1, at most 256)", 0 },
+	{ "mem", OPT_MEM, "SIZE", 0,
+	  "data memory per vCPU, a multiple of 2 MiB (default 16M); x86: vcpus*mem <= 2G", 0 },
+	{ "backing", OPT_BACKING, "TYPE", 0,
+	  "anon (4 KiB pages, MADV_NOHUGEPAGE), thp (MADV_HUGEPAGE, 2 MiB aligned) or hugetlb "
+	  "(MAP_HUGETLB 2 MiB pages from vm.nr_hugepages) (default anon)",
+	  0 },
+	{ "iterations", OPT_ITERATIONS, "N", 0, "repetitions of each scenario's loop (default 3)",
+	  0 },
+	{ "chunk-pages", OPT_CHUNK_PAGES, "N", 0,
+	  "clear: pages per KVM_CLEAR_DIRTY_LOG, a multiple of 64 (default 64)", 0 },
+	{ "range", OPT_RANGE, "SIZE", 0,
+	  "invalidate, empty-unmap: bytes per madvise(MADV_DONTNEED) (default 2M)", 0 },
+	{ "pattern", OPT_PATTERN, "same|sweep", 0,
+	  "invalidate: the same range each iteration, or consecutive ranges (default same)", 0 },
+	{ "eager-split", OPT_EAGER_SPLIT, "SIZE", 0,
+	  "arm64: KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE (4K, 2M or 1G) set before any memslot "
+	  "(default: leave the kernel's 0, no eager split)",
+	  0 },
+	{ "sparse", OPT_SPARSE, "SIZE", 0,
+	  "empty-unmap: size of the never-touched MAP_NORESERVE slot at GPA 64 GiB (default 256G)",
+	  0 },
+	{ "json", OPT_JSON, "FILE", OPTION_ARG_OPTIONAL,
+	  "also write the results as one JSON document to FILE; without FILE (or with -) JSON "
+	  "replaces the table on stdout",
+	  0 },
+	{ "timeout", OPT_TIMEOUT, "SECS", 0,
+	  "per guest run; a vCPU still running then is kicked out and reported (default 30)", 0 },
+	{ "quiet", OPT_QUIET, NULL, 0, "no progress lines on stderr", 0 },
+	{ 0 },
+};
+
+/* argp_error() exits unless ARGP_NO_EXIT (unit tests) is given: then stop at the first error. */
+#define OPT_ERROR(state, ...)                   \
+	do {                                    \
+		argp_error(state, __VA_ARGS__); \
+		return EINVAL;                  \
+	} while (0)
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct load_opts *o = state->input;
+	unsigned long long v;
+	const char *msg;
+	int r;
+
+	switch (key) {
+	case OPT_SCENARIO:
+		r = scenario_parse(arg);
+		if (r < 0)
+			OPT_ERROR(state, "unknown scenario '%s'", arg);
+		o->scenario = r;
+		break;
+	case OPT_VCPUS:
+		if (parse_uint(arg, MAX_VCPUS, &v))
+			OPT_ERROR(state, "--vcpus: '%s' is not a number from 1 to %d", arg,
+				   MAX_VCPUS);
+		o->vcpus = v;
+		break;
+	case OPT_ITERATIONS:
+		if (parse_uint(arg, 1000000, &v))
+			OPT_ERROR(state, "--iterations: '%s' is not a number up to 1000000", arg);
+		o->iterations = v;
+		break;
+	case OPT_CHUNK_PAGES:
+		if (parse_uint(arg, 1ULL << 31, &v))
+			OPT_ERROR(state, "--chunk-pages: '%s' is not a number", arg);
+		o->chunk_pages = v;
+		break;
+	case OPT_TIMEOUT:
+		if (parse_uint(arg, 86400, &v))
+			OPT_ERROR(state, "--timeout: '%s' is not a number of seconds", arg);
+		o->timeout = v;
+		break;
+	case OPT_MEM:
+	case OPT_RANGE:
+	case OPT_EAGER_SPLIT:
+	case OPT_SPARSE: {
+		uint64_t *dst = key == OPT_MEM	   ? &o->mem :
+				key == OPT_RANGE   ? &o->range :
+				key == OPT_SPARSE  ? &o->sparse :
+						     &o->eager_split;
+
+		if (parse_size(arg, dst))
+			OPT_ERROR(state, "'%s' is not a size (a number with K, M, G or T)", arg);
+		break;
+	}
+	case OPT_BACKING:
+		r = backing_parse(arg);
+		if (r < 0)
+			OPT_ERROR(state, "--backing is anon, thp or hugetlb, not '%s'", arg);
+		o->backing = r;
+		break;
+	case OPT_PATTERN:
+		r = pattern_parse(arg);
+		if (r < 0)
+			OPT_ERROR(state, "--pattern is same or sweep, not '%s'", arg);
+		o->pattern = r;
+		break;
+	case OPT_JSON:
+		o->json = arg ? arg : "-";
+		break;
+	case OPT_QUIET:
+		o->quiet = true;
+		break;
+	case ARGP_KEY_ARG:
+		OPT_ERROR(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		msg = load_opts_check(o);
+		if (msg)
+			OPT_ERROR(state, "%s", msg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const char *argp_program_version = "kvmwalk-load " LOAD_VERSION;
+const char *argp_program_bug_address = "<kvmwalk maintainers>";
+
+int load_opts_parse(int argc, char **argv, struct load_opts *o, unsigned int argp_flags)
+{
+	struct argp argp = { options, parse_opt, NULL, doc, NULL, NULL, NULL };
+	int err;
+
+	load_opts_default(o);
+	argp_err_exit_status = EXIT_USAGE;
+	err = argp_parse(&argp, argc, argv, argp_flags, NULL, o);
+	return err ? EXIT_USAGE : 0;
+}
