@@ -68,11 +68,16 @@ int guest_vm_setup(struct vm *vm)
 		};
 		uint64_t sizes;
 
-		if (ioctl(vm->vm_fd, KVM_CHECK_EXTENSION, KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE) <= 0)
+		/*
+		 * Quirk: KVM_CHECK_EXTENSION(KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE) on a VM returns
+		 * the VM's current chunk size, 0 by default, not whether the cap exists. The
+		 * block-size cap came with it (6.4): a kernel without it lacks both.
+		 */
+		sizes = ioctl(vm->vm_fd, KVM_CHECK_EXTENSION, KVM_CAP_ARM_SUPPORTED_BLOCK_SIZES);
+		if ((int64_t)sizes <= 0)
 			return load_fail(EXIT_NO_CAP,
 					 "the kernel lacks KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE "
 					 "(--eager-split needs Linux 6.4 or later)");
-		sizes = ioctl(vm->vm_fd, KVM_CHECK_EXTENSION, KVM_CAP_ARM_SUPPORTED_BLOCK_SIZES);
 		if (!(sizes & chunk))
 			return load_fail(EXIT_NO_CAP,
 					 "--eager-split %#llx is not a supported block size (%#llx)",
