@@ -141,17 +141,15 @@ void results_text(const struct load_results *r, FILE *f)
 				continue;
 			if (first) {
 				snprintf(ms, sizeof(ms), "%.3f", p->wall_ns / 1e6);
-				fprintf(f, "%-15s %-17s %4u %9s ", scenario_name(p->scenario), p->phase,
+				fprintf(f, "%-15s %-17s %4u %9s", scenario_name(p->scenario), p->phase,
 					p->iteration, ms);
 				first = false;
 			} else {
-				fprintf(f, "%-15s %-17s %4s %9s ", "", "", "", "");
+				fprintf(f, "%-15s %-17s %4s %9s", "", "", "", "");
 			}
 			if (k < LC_NR)
-				fprintf(f, "%-17s %12" PRIu64 "\n", load_count_names[k],
-					p->counts.v[k]);
-			else
-				fputc('\n', f);
+				fprintf(f, " %-17s %12" PRIu64, load_count_names[k], p->counts.v[k]);
+			fputc('\n', f);
 		}
 	}
 	if (r->status)

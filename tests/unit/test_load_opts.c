@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kvmwalk-load options: sizes, names, defaults and cross-option checks. */
+#include <argp.h>
+
+#include "load/load.h"
+#include "test.h"
+
+static int parse(struct load_opts *o, int argc, char **argv)
+{
+	return load_opts_parse(argc, argv, o, ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_SILENT);
+}
+
+void test_load_opts(void)
+{
+	struct load_opts o;
+	uint64_t v = 0;
+
+	if (!ASSERT_EQ(parse_size("16M", &v), 0, "16M") || !ASSERT_EQ(v, 16ULL << 20, "16M"))
+		goto out;
+	ASSERT_EQ(parse_size("4k", &v), 0, "4k");
+	ASSERT_EQ(v, 4096, "4k");
+	ASSERT_EQ(parse_size("2MiB", &v), 0, "2MiB");
+	ASSERT_EQ(v, 2ULL << 20, "2MiB");
+	ASSERT_EQ(parse_size("256G", &v), 0, "256G");
+	ASSERT_EQ(v, 256ULL << 30, "256G");
+	ASSERT_EQ(parse_size("1T", &v), 0, "1T");
+	ASSERT_EQ(v, 1ULL << 40, "1T");
+	ASSERT_EQ(parse_size("0x1000", &v), 0, "hex");
+	ASSERT_EQ(v, 4096, "hex");
+	ASSERT_EQ(parse_size("12", &v), 0, "bytes");
+	ASSERT_EQ(v, 12, "bytes");
+	ASSERT_EQ(parse_size("", &v), -EINVAL, "empty");
+	ASSERT_EQ(parse_size("-1M", &v), -EINVAL, "negative");
+	ASSERT_EQ(parse_size("1X", &v), -EINVAL, "bad suffix");
+	ASSERT_EQ(parse_size("1MM", &v), -EINVAL, "trailing");
+	ASSERT_EQ(parse_size("99999999999T", &v), -ERANGE, "overflow");
+
+	ASSERT_EQ(scenario_parse("wrprotect-fault"), SC_WRPROTECT_FAULT, "scenario");
+	ASSERT_EQ(scenario_parse("all"), SC_ALL, "all");
+	ASSERT_EQ(scenario_parse("splits"), -EINVAL, "unknown scenario");
+	ASSERT_STREQ(scenario_name(SC_EMPTY_UNMAP), "empty-unmap", "name");
+	ASSERT_EQ(backing_parse("hugetlb"), BACKING_HUGETLB, "backing");
+	ASSERT_EQ(pattern_parse("sweep"), PATTERN_SWEEP, "pattern");
+
+	load_opts_default(&o);
+	ASSERT_TRUE(load_opts_check(&o) == NULL, "defaults are valid");
+	ASSERT_EQ(o.chunk_pages, 64, "default chunk");
+	ASSERT_EQ(o.mem, 16ULL << 20, "default mem");
+
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--vcpus", "2",
+				 "--mem",	 "8M",	       "--range",  "1M", "--pattern",
+				 "sweep",	 "--json=out.json" };
+
+		if (!ASSERT_EQ(parse(&o, 12, argv), 0, "good options"))
+			goto out;
+		ASSERT_EQ(o.scenario, SC_INVALIDATE, "scenario");
+		ASSERT_EQ(o.vcpus, 2, "vcpus");
+		ASSERT_EQ(o.mem, 8ULL << 20, "mem");
+		ASSERT_EQ(o.range, 1ULL << 20, "range");
+		ASSERT_EQ(o.pattern, PATTERN_SWEEP, "pattern");
+		ASSERT_STREQ(o.json, "out.json", "json file");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--json" };
+
+		ASSERT_EQ(parse(&o, 2, argv), 0, "--json alone");
+		ASSERT_STREQ(o.json, "-", "--json alone is stdout");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--chunk-pages", "100" };
+
+		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "chunk not a multiple of 64");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--mem", "3M" };
+
+		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "mem not a multiple of 2M");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--mem", "2M", "--range", "4M" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "range larger than memory");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "bogus" };
+
+		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "bad scenario");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--vcpus", "0" };
+
+		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "zero vcpus");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--backing", "hugetlb", "--range", "1M" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "hugetlb range below 2M");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--sparse", "1000M" };
+
+		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "sparse not whole GiB");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "extra" };
+
+		ASSERT_EQ(parse(&o, 2, argv), EXIT_USAGE, "stray argument");
+	}
+out:;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kvmwalk-load results: the text table and its JSON twin, byte for byte. */
+#include <stdlib.h>
+
+#include "load/load.h"
+#include "test.h"
+
+static char *render(const struct load_results *r, bool json, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	if (json)
+		results_json(r, f);
+	else
+		results_text(r, f);
+	fclose(f);
+	return buf;
+}
+
+static const char want_text[] =
+	"kvmwalk-load 0.1.0  arch test  kernel 6.12.0-test\n"
+	"vcpus 2  mem 8 MiB/vCPU  backing thp  iterations 1  timeout 30s\n"
+	"chunk-pages 64  range 2 MiB  pattern same  eager-split 2 MiB  sparse 256 GiB\n"
+	"\n"
+	"scenario        phase             iter   wall ms count                    value\n"
+	"clear           dirty-log-clear      1     1.500 clear_ioctls                64\n"
+	"                                                 pages_cleared             4096\n"
+	"empty-unmap     sparse-delete        2 12345.679 slots_deleted                1\n"
+	"                                                 sparse_bytes      274877906944\n"
+	"split           touch                0     0.000\n";
+
+static const char want_json[] =
+	"{\n"
+	"  \"tool\": \"kvmwalk-load\",\n"
+	"  \"version\": \"0.1.0\",\n"
+	"  \"arch\": \"test\",\n"
+	"  \"kernel\": \"6.12.0-test\",\n"
+	"  \"options\": {\n"
+	"    \"scenario\": \"all\",\n"
+	"    \"vcpus\": 2,\n"
+	"    \"mem_bytes\": 8388608,\n"
+	"    \"backing\": \"thp\",\n"
+	"    \"iterations\": 1,\n"
+	"    \"chunk_pages\": 64,\n"
+	"    \"range_bytes\": 2097152,\n"
+	"    \"pattern\": \"same\",\n"
+	"    \"eager_split_bytes\": 2097152,\n"
+	"    \"sparse_bytes\": 274877906944,\n"
+	"    \"timeout_s\": 30\n"
+	"  },\n"
+	"  \"status\": \"ok\",\n"
+	"  \"exit_code\": 0,\n"
+	"  \"phases\": [\n"
+	"    {\"scenario\": \"clear\", \"phase\": \"dirty-log-clear\", \"iteration\": 1, "
+	"\"wall_ns\": 1500000, \"counts\": {\"clear_ioctls\": 64, \"pages_cleared\": 4096}},\n"
+	"    {\"scenario\": \"empty-unmap\", \"phase\": \"sparse-delete\", \"iteration\": 2, "
+	"\"wall_ns\": 12345678912, \"counts\": {\"slots_deleted\": 1, \"sparse_bytes\": "
+	"274877906944}},\n"
+	"    {\"scenario\": \"split\", \"phase\": \"touch\", \"iteration\": 0, \"wall_ns\": 0, "
+	"\"counts\": {}}\n"
+	"  ]\n"
+	"}\n";
+
+void test_load_output(void)
+{
+	struct load_results r;
+	struct load_phase *p;
+	struct load_opts o;
+	char *buf = NULL;
+	size_t len, i;
+
+	load_opts_default(&o);
+	o.vcpus = 2;
+	o.mem = 8 << 20;
+	o.backing = BACKING_THP;
+	o.iterations = 1;
+	o.eager_split = 2 << 20;
+	results_init(&r, &o);
+	r.arch = "test";
+	snprintf(r.kernel, sizeof(r.kernel), "6.12.0-test");
+
+	p = results_add(&r, SC_CLEAR, "dirty-log-clear", 1);
+	if (!ASSERT_TRUE(p, "add"))
+		goto out;
+	p->wall_ns = 1500000;
+	counts_set(&p->counts, LC_PAGES_CLEARED, 4096);
+	counts_set(&p->counts, LC_CLEAR_IOCTLS, 64);
+	p = results_add(&r, SC_EMPTY_UNMAP, "sparse-delete", 2);
+	p->wall_ns = 12345678912ULL;
+	counts_set(&p->counts, LC_SLOTS_DELETED, 1);
+	counts_add(&p->counts, LC_SPARSE_BYTES, 256ULL << 30);
+	results_add(&r, SC_SPLIT, "touch", 0);
+
+	buf = render(&r, false, &len);
+	if (!ASSERT_TRUE(buf, "text"))
+		goto out;
+	ASSERT_STREQ(buf, want_text, "text table");
+	for (i = 0; i < len; i++) {
+		size_t start = i;
+
+		while (i < len && buf[i] != '\n')
+			i++;
+		ASSERT_TRUE(i - start <= 80, "80 columns");
+	}
+	free(buf);
+	buf = render(&r, true, &len);
+	if (!ASSERT_TRUE(buf, "json"))
+		goto out;
+	ASSERT_STREQ(buf, want_json, "json");
+	free(buf);
+
+	/* many phases: the array grows; an error is reported in both forms */
+	for (i = 0; i < 200; i++)
+		if (!ASSERT_TRUE(results_add(&r, SC_INVALIDATE, "refault", i), "grow"))
+			goto out;
+	ASSERT_EQ(r.nr, 203, "phases");
+	r.status = EXIT_MISMATCH;
+	snprintf(r.error, sizeof(r.error), "dirty_pages is \"1\"");
+	buf = render(&r, true, &len);
+	ASSERT_TRUE(buf && strstr(buf, "\"status\": \"error\",\n  \"exit_code\": 7,\n"
+				       "  \"error\": \"dirty_pages is \\\"1\\\"\",\n"),
+		    "json error");
+	free(buf);
+	buf = render(&r, false, &len);
+	ASSERT_TRUE(buf && strstr(buf, "\nerror (exit 7): dirty_pages is \"1\"\n"), "text error");
+out:
+	free(buf);
+	results_free(&r);
+}
