@@ -39,7 +39,7 @@ LDLIBS_LOAD := -lpthread
 LDLIBS := -lbpf -lelf -lz -lzstd -ljansson -lpthread -lm
 
 .DELETE_ON_ERROR:
-.PHONY: all setup test unit vmtest vmtest-quick demo clean vmlinux
+.PHONY: FORCE all setup test unit vmtest vmtest-quick demo clean vmlinux
 
 all: setup $(OUT)/kvmwalk-load
 
@@ -68,18 +68,32 @@ UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/load/main.c user/lo
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS))
 
-$(HOSTOUT)/unit/tests.h: $(UNIT_SRCS)
+# The list of tests is rewritten only when it changes (a test added or removed).
+$(HOSTOUT)/unit/tests.h: FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)printf 'DEFINE_TEST(%s)\n' $(UNIT_TESTS) > $@
+	$(Q)printf 'DEFINE_TEST(%s)\n' $(UNIT_TESTS) > $@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-$(HOSTOUT)/unit/runner: tests/unit/runner.c tests/unit/test.h $(HOSTOUT)/unit/tests.h $(UNIT_SRCS) \
-		$(UNIT_LIB_SRCS) $(wildcard user/*.h user/load/*.h bpf/*.h) | setup
+UNIT_DEPS := tests/unit/runner.c tests/unit/test.h $(HOSTOUT)/unit/tests.h $(UNIT_SRCS) $(UNIT_LIB_SRCS) \
+	$(wildcard user/*.h user/load/*.h bpf/*.h)
+UNIT_CC = $(HOSTCC) $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -Itests/unit -I$(HOSTOUT)/unit \
+	tests/unit/runner.c $(UNIT_SRCS) $(UNIT_LIB_SRCS) -o $@ $(UNIT_LDLIBS)
+UNIT_LDLIBS := -ljansson -lm
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(HOSTOUT)/unit/runner: $(UNIT_DEPS) | setup
 	$(call msg,CC,$@)
-	$(Q)$(HOSTCC) $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -Itests/unit -I$(HOSTOUT)/unit \
-		tests/unit/runner.c $(UNIT_SRCS) $(UNIT_LIB_SRCS) -o $@ -ljansson -lm
+	$(Q)$(UNIT_CC)
 
-unit: $(HOSTOUT)/unit/runner
+# The same tests once more under AddressSanitizer and UBSan.
+$(HOSTOUT)/unit/runner-san: $(UNIT_DEPS) | setup
+	$(call msg,CC,$@)
+	$(Q)$(UNIT_CC) $(SAN_FLAGS)
+
+unit: $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 	$(Q)cd tests/unit && ../../$(HOSTOUT)/unit/runner
+	$(Q)echo "unit tests under ASan+UBSan:"
+	$(Q)cd tests/unit && ASAN_OPTIONS=detect_leaks=1 ../../$(HOSTOUT)/unit/runner-san
 
 # --- emulated hosts -----------------------------------------------------------------------------
 test: unit vmtest-quick
