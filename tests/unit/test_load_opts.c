@@ -68,6 +68,18 @@ void test_load_opts(void)
 		ASSERT_STREQ(o.json, "-", "--json alone is stdout");
 	}
 	{
+		char *argv[] = { "kvmwalk-load", "--json", "out.json", "--vcpus", "3" };
+
+		ASSERT_EQ(parse(&o, 5, argv), 0, "--json FILE");
+		ASSERT_STREQ(o.json, "out.json", "--json FILE takes the file");
+		ASSERT_EQ(o.vcpus, 3, "options after --json FILE");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--json", "a.json", "b.json" };
+
+		ASSERT_EQ(parse(&o, 4, argv), EXIT_USAGE, "a second argument");
+	}
+	{
 		char *argv[] = { "kvmwalk-load", "--chunk-pages", "100" };
 
 		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "chunk not a multiple of 64");

@@ -192,6 +192,9 @@ int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm *
 	if (vm->kvm_fd < 0)
 		return load_fail(EXIT_NO_KVM, "cannot open /dev/kvm: %s", strerror(errno));
 	r = ioctl(vm->kvm_fd, KVM_GET_API_VERSION, 0);
+	if (r < 0)
+		return load_fail(EXIT_NO_KVM, "/dev/kvm is not KVM: KVM_GET_API_VERSION: %s",
+				 strerror(errno));
 	if (r != KVM_API_VERSION)
 		return load_fail(EXIT_NO_KVM, "/dev/kvm: API version %d, want %d", r,
 				 KVM_API_VERSION);

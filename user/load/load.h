@@ -59,6 +59,7 @@ struct load_opts {
 	uint64_t eager_split; /* bytes, 0: leave KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE alone */
 	uint64_t sparse;      /* bytes of the never-touched slot of empty-unmap */
 	const char *json;     /* NULL: no JSON; "-": stdout */
+	bool json_bare;	      /* --json had no =FILE: a following argument is the file */
 	unsigned int timeout; /* seconds per guest run */
 	bool quiet;
 };

@@ -269,8 +269,8 @@ static const struct argp_option options[] = {
 	  "empty-unmap: size of the never-touched MAP_NORESERVE slot at GPA 64 GiB (default 256G)",
 	  0 },
 	{ "json", OPT_JSON, "FILE", OPTION_ARG_OPTIONAL,
-	  "also write the results as one JSON document to FILE; without FILE (or with -) JSON "
-	  "replaces the table on stdout",
+	  "also write the results as one JSON document to FILE (--json FILE works too); "
+	  "without FILE (or with -) JSON replaces the table on stdout",
 	  0 },
 	{ "timeout", OPT_TIMEOUT, "SECS", 0,
 	  "per guest run; a vCPU still running then is kicked out and reported (default 30)", 0 },
@@ -347,11 +347,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		o->json = arg ? arg : "-";
+		o->json_bare = !arg;
 		break;
 	case OPT_QUIET:
 		o->quiet = true;
 		break;
 	case ARGP_KEY_ARG:
+		/*
+		 * argp only takes an optional argument written --json=FILE; getopt moves the
+		 * FILE of "--json FILE" behind the options, so accept it here.
+		 */
+		if (o->json_bare) {
+			o->json = arg;
+			o->json_bare = false;
+			break;
+		}
 		OPT_ERROR(state, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
