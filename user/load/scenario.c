@@ -3,6 +3,9 @@
  * kvmwalk-load's scenarios. Each phase's wall time covers only the operation that makes KVM
  * walk (a guest run, one ioctl or madvise series); the host's verification runs outside it and
  * never faults: it reads only pages that are resident, and uses mincore() for the others.
+ * Reading an invalidated page to see it zeroed would map the shared zero page; the guest's
+ * write fault would then copy it on write, one more MMU-notifier invalidation per page that
+ * the probes would count and the workload did not intend.
  */
 #include <errno.h>
 #include <inttypes.h>
