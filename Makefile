@@ -41,7 +41,7 @@ LDLIBS := -lbpf -lelf -lz -lzstd -ljansson -lpthread -lm
 .DELETE_ON_ERROR:
 .PHONY: FORCE all setup test unit vmtest vmtest-quick demo clean vmlinux
 
-all: setup $(OUT)/kvmwalk-load
+all: setup $(OUT)/kvmwalk-load $(OUT)/kvmwalk
 
 # Installs the Debian packages this needs, when one is missing (a few dpkg-query calls otherwise).
 setup:
@@ -60,6 +60,35 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -static $^ -o $@ $(LDLIBS_LOAD)
+
+# --- kvmwalk: probes, loader, record / report / top -----------------------------------------------
+# One BPF object per arch: the arch's probe family plus the trigger family, linked into one object
+# (the shared maps are __weak in bpf/kw.bpf.h, so the linker merges them).
+BPF_FAMILIES_arm64 := pgtable trigger
+BPF_FAMILIES_x86 := tdp trigger
+BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
+KVMWALK_SRCS := user/main.c user/loader.c user/record.c user/report.c user/top.c user/hist.c
+KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
+
+$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | setup
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I vmlinux/$(ARCH) -Ibpf \
+		-c $< -o $@
+
+$(OUT)/kvmwalk.bpf.o: $(BPF_OBJS)
+	$(call msg,GEN-OBJ,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name kvmwalk_bpf > $@
+
+$(OUT)/loader.o: $(OUT)/kvmwalk.skel.h
+
+$(OUT)/kvmwalk: $(KVMWALK_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -static $^ -o $@ $(LDLIBS)
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
@@ -112,3 +141,23 @@ vmlinux: setup
 
 clean:
 	$(Q)rm -rf build
+
+# --- fuzzing: `make fuzz` runs each target for FUZZ_SECS under ASan+UBSan (not part of make test) ---
+FUZZ_SECS ?= 60
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_SRCS := $(filter-out user/load/%,$(UNIT_LIB_SRCS))
+
+$(HOSTOUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard user/*.h bpf/*.h) | setup
+	$(call msg,CLANG,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $< $(FUZZ_LIB_SRCS) -o $@ -ljansson -lm
+
+.PHONY: fuzz
+fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(HOSTOUT)/fuzz/new-$$t; \
+		echo "fuzz $$t for $(FUZZ_SECS)s (corpus tests/fuzz/corpus/$$t)"; \
+		$(HOSTOUT)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECS) -max_len=65536 -print_final_stats=1 \
+			$(HOSTOUT)/fuzz/new-$$t tests/fuzz/corpus/$$t 2>&1 | tail -n 12 || exit 1; \
+	done

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kvmwalk: argument parsing and dispatch of `probes`, `record`, `report` and `top`. */
+/* argp tables are positional; their trailing fields are meant to stay zero */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "loader.h"
+#include "record.h"
+#include "report.h"
+#include "top.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL); /* a signal ends it early, which is what we want */
+}
+
+/* Options shared by the commands that attach probes. */
+enum {
+	OPT_ATTACH = 1000,
+	OPT_NO_VISITS,
+	OPT_PROBE,
+	OPT_JSON,
+	OPT_INTERVAL,
+	OPT_ONCE,
+};
+
+struct common {
+	struct loader_opts lo;
+	bool json;
+	const char *out;
+	double duration, interval;
+	bool once;
+	char **cmd;
+	int ncmd;
+};
+
+static double parse_secs(const char *arg, struct argp_state *state, const char *what)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end || v <= 0)
+		argp_error(state, "%s must be a positive number of seconds, not '%s'", what, arg);
+	return v;
+}
+
+static error_t parse_common(int key, char *arg, struct argp_state *state)
+{
+	struct common *c = state->input;
+	char *end;
+
+	switch (key) {
+	case OPT_ATTACH:
+		if (strcmp(arg, "auto") && strcmp(arg, "fentry") && strcmp(arg, "kprobe"))
+			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
+		c->lo.attach = arg;
+		break;
+	case 'p':
+		c->lo.pid = strtoul(arg, &end, 10);
+		if (*end || !c->lo.pid)
+			argp_error(state, "--pid takes a process id, not '%s'", arg);
+		break;
+	case OPT_NO_VISITS:
+		c->lo.visits = false;
+		break;
+	case OPT_PROBE:
+		c->lo.probes = arg;
+		break;
+	case 'v':
+		c->lo.verbose = true;
+		break;
+	case OPT_JSON:
+		c->json = true;
+		break;
+	case 'o':
+		c->out = arg;
+		break;
+	case 'd':
+		c->duration = parse_secs(arg, state, "--duration");
+		break;
+	case 'i':
+	case OPT_INTERVAL:
+		c->interval = parse_secs(arg, state, "--interval");
+		break;
+	case OPT_ONCE:
+		c->once = true;
+		break;
+	case ARGP_KEY_ARG:
+		/* record: everything from the first non-option (after --) is the command */
+		c->cmd = &state->argv[state->next - 1];
+		c->ncmd = state->argc - state->next + 1;
+		state->next = state->argc;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+#define ATTACH_OPTIONS                                                                             \
+	{ "attach", OPT_ATTACH, "MODE", 0,                                                         \
+	  "auto (default): fentry/fexit where an attach test passes, else kprobe, else a "         \
+	  "tracepoint; fentry or kprobe: only that mechanism" },                                   \
+		{ "probe", OPT_PROBE, "LIST", 0,                                                   \
+		  "only these probes (comma-separated names from `kvmwalk probes`); exit 6 if one "  \
+		  "cannot be attached" },                                                          \
+		{ "verbose", 'v', NULL, 0, "show libbpf's messages (verifier logs)" }
+
+/* ---- probes ---------------------------------------------------------------------------------- */
+
+static const struct argp_option probes_options[] = {
+	{ "json", OPT_JSON, NULL, 0, "print JSON" },
+	ATTACH_OPTIONS,
+	{},
+};
+
+static const struct argp probes_argp = {
+	probes_options, parse_common, NULL,
+	"Shows how each probe attaches on this kernel: fentry, kprobe, tracepoint, or unavailable "
+	"with the reason (not in this kernel, not traceable, runs at EL2, refused with an errno). "
+	"The plan comes from really loading and attaching, then detaching.\n\n"
+	"USAGE: kvmwalk probes [--json] [--attach auto|fentry|kprobe]"
+	"\vExamples:\n  kvmwalk probes\n  kvmwalk probes --attach kprobe --json\n\n"
+	"Exit status: 0, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, "
+	"6 a --probe is unavailable."
+};
+
+static int cmd_probes(int argc, char **argv)
+{
+	struct common c = { .lo = { .attach = "auto", .visits = true } };
+	struct loader *l;
+	int code;
+
+	argp_parse(&probes_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
+	l = loader__open(&c.lo, &code);
+	if (!l)
+		return code;
+	kw_plan_print(stdout, loader__plan(l), loader__arch(), c.json);
+	loader__destroy(l);
+	return 0;
+}
+
+/* ---- record ---------------------------------------------------------------------------------- */
+
+static const struct argp_option record_options[] = {
+	{ "output", 'o', "FILE", 0, "write the recording here (default kvmwalk.json; - for stdout)" },
+	{ "duration", 'd', "SECS", 0, "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
+	{ "interval", OPT_INTERVAL, "SECS", 0,
+	  "also keep per-interval snapshots of calls and time (for phase plots)" },
+	{ "pid", 'p', "PID", 0, "only the tasks of this process (the VMM)" },
+	{ "no-visits", OPT_NO_VISITS, NULL, 0,
+	  "leave out the per-entry callback probes (stage2_split_walker, stage2_unmap_walker), "
+	  "the costly ones" },
+	ATTACH_OPTIONS,
+	{},
+};
+
+static const struct argp record_argp = {
+	record_options, parse_common, "[-- CMD [ARGS...]]",
+	"Records walker statistics into one JSON document (schema kvmwalk-recording/1, see "
+	"docs/recording-format.md): for a duration, until Ctrl-C / SIGTERM, or around a command, "
+	"whose exit status kvmwalk then exits with. BPF run-time statistics are on while recording, "
+	"so the recording holds the probes' own cost.\n\n"
+	"USAGE: kvmwalk record [-o FILE] [-d SECS] [--interval SECS] [--pid PID] [--no-visits] "
+	"[--attach MODE] [-- CMD ARGS...]"
+	"\vExamples:\n"
+	"  kvmwalk record -d 10 -o idle.json\n"
+	"  kvmwalk record -o split.json -- kvmwalk-load --scenario split\n"
+	"  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o migration.json\n\n"
+	"Exit status: the command's, else 0; 1 error, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no "
+	"kernel BTF, 5 not a KVM host, 6 a --probe is unavailable."
+};
+
+static void interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
+			   struct kw_interval *last)
+{
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		iv->calls[p] = cur->funcs[p].calls - last->calls[p];
+		iv->ns[p] = cur->funcs[p].dur.sum - last->ns[p];
+		last->calls[p] = cur->funcs[p].calls;
+		last->ns[p] = cur->funcs[p].dur.sum;
+	}
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	struct common c = { .lo = { .attach = "auto", .visits = true }, .out = "kvmwalk.json" };
+	struct kw_recording r = {}, snap = {};
+	struct kw_interval *ivs = NULL, last = {};
+	size_t nivs = 0;
+	struct loader *l;
+	pid_t child = 0;
+	int code, status = 0, ret = 0;
+	double start, next_iv;
+
+	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
+	install_signals();
+	l = loader__open(&c.lo, &code);
+	if (!l)
+		return code;
+	if (loader__stats_start(l))
+		fprintf(stderr, "kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
+
+	start = now_s();
+	next_iv = start + c.interval;
+	if (c.ncmd) {
+		child = fork();
+		if (child < 0) {
+			fprintf(stderr, "kvmwalk: fork: %s\n", strerror(errno));
+			ret = KW_EXIT_ERROR;
+			goto cleanup;
+		}
+		if (!child) {
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
+			execvp(c.cmd[0], c.cmd);
+			fprintf(stderr, "kvmwalk: cannot run %s: %s\n", c.cmd[0], strerror(errno));
+			_exit(127);
+		}
+	}
+	for (;;) {
+		double t = now_s();
+
+		if (child && waitpid(child, &status, WNOHANG) == child) {
+			child = -1;
+			break;
+		}
+		if (got_signal) {
+			if (child <= 0)
+				break;
+			/* the command got Ctrl-C too (same process group); SIGTERM is ours: pass it */
+			if (got_signal == SIGTERM)
+				kill(child, SIGTERM);
+			got_signal = 0;
+		}
+		if (c.duration && t - start >= c.duration)
+			break;
+		if (c.interval && t >= next_iv) {
+			struct kw_interval iv = { .t = t - start }, *p;
+
+			if (!loader__collect(l, &snap)) {
+				interval_delta(&iv, &snap, &last);
+				p = realloc(ivs, (nivs + 1) * sizeof(*ivs));
+				if (p) {
+					ivs = p;
+					ivs[nivs++] = iv;
+				}
+			}
+			next_iv += c.interval;
+		}
+		sleep_s(0.02);
+	}
+
+	if (loader__collect(l, &r)) {
+		ret = KW_EXIT_ERROR;
+		goto cleanup;
+	}
+	loader__meta(l, &r.meta);
+	r.meta.duration_s = now_s() - start;
+	r.meta.pid_filter = c.lo.pid;
+	r.meta.visits = c.lo.visits;
+	r.meta.exit_status = -1;
+	if (c.interval) {
+		struct kw_interval iv = { .t = now_s() - start };
+
+		interval_delta(&iv, &r, &last);
+		r.intervals = ivs; /* the snapshots so far, then the last partial interval */
+		r.nintervals = nivs;
+		ivs = NULL;
+		kw_recording_add_interval(&r, &iv);
+	}
+	for (int i = 0; i < c.ncmd; i++) {
+		size_t n = strlen(r.meta.command);
+
+		snprintf(r.meta.command + n, sizeof(r.meta.command) - n, "%s%s", i ? " " : "",
+			 c.cmd[i]);
+	}
+	/* Detach before writing: nothing stays attached even if the write is slow. */
+	loader__destroy(l);
+	l = NULL;
+	if (child == -1) {
+		r.meta.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) :
+				     WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+		ret = r.meta.exit_status;
+	} else if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	if (kw_recording_save(&r, c.out))
+		ret = ret ?: KW_EXIT_ERROR;
+	else if (strcmp(c.out, "-"))
+		fprintf(stderr, "kvmwalk: wrote %s (%.1f s)\n", c.out, r.meta.duration_s);
+cleanup:
+	loader__destroy(l);
+	kw_recording_free(&r);
+	kw_recording_free(&snap);
+	free(ivs);
+	return ret;
+}
+
+/* ---- report ---------------------------------------------------------------------------------- */
+
+static const struct argp_option report_options[] = {
+	{ "json", OPT_JSON, NULL, 0, "derived numbers as JSON (schema kvmwalk-report/1)" },
+	{},
+};
+
+static error_t parse_report(int key, char *arg, struct argp_state *state)
+{
+	struct common *c = state->input;
+
+	switch (key) {
+	case OPT_JSON:
+		c->json = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (c->out)
+			argp_error(state, "one recording at a time");
+		c->out = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!c->out)
+			argp_error(state, "which recording? (kvmwalk report FILE)");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp report_argp = {
+	report_options, parse_report, "FILE",
+	"Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), the attach "
+	"plan, per function calls, total, mean, p50/p90/p99/max and a histogram, walks by callback, "
+	"visits by level and outcome, flushes per unmap and empty flushes, calls per trigger, and "
+	"the probes' own cost. Text fits 80 columns.\n\n"
+	"USAGE: kvmwalk report FILE [--json]"
+	"\vExamples:\n  kvmwalk report split.json\n  kvmwalk report split.json --json | jq .visits"
+};
+
+static int cmd_report(int argc, char **argv)
+{
+	struct common c = {};
+	struct kw_recording r;
+	char err[256];
+	int ret;
+
+	argp_parse(&report_argp, argc, argv, 0, NULL, &c);
+	if (kw_recording_load(&r, c.out, err, sizeof(err))) {
+		fprintf(stderr, "kvmwalk: cannot read recording %s: %s\n", c.out, err);
+		return KW_EXIT_ERROR;
+	}
+	ret = c.json ? kw_report_json(stdout, &r) : kw_report_text(stdout, &r, c.out);
+	kw_recording_free(&r);
+	return ret ? KW_EXIT_ERROR : 0;
+}
+
+/* ---- top ------------------------------------------------------------------------------------- */
+
+static const struct argp_option top_options[] = {
+	{ "interval", 'i', "SECS", 0, "refresh every SECS seconds (default 2)" },
+	{ "once", OPT_ONCE, NULL, 0, "print one interval and exit (no screen clearing)" },
+	{ "pid", 'p', "PID", 0, "only the tasks of this process" },
+	{ "no-visits", OPT_NO_VISITS, NULL, 0, "leave out the per-entry callback probes" },
+	ATTACH_OPTIONS,
+	{},
+};
+
+static const struct argp top_argp = {
+	top_options, parse_common, NULL,
+	"Live per-function call rates and latencies, refreshed every interval, like kvm_stat. "
+	"Ctrl-C ends it; nothing stays attached.\n\n"
+	"USAGE: kvmwalk top [--interval SECS] [--once] [--pid PID]"
+	"\vExamples:\n  kvmwalk top\n  kvmwalk top --once --interval 5"
+};
+
+static int cmd_top(int argc, char **argv)
+{
+	struct common c = { .lo = { .attach = "auto", .visits = true }, .interval = 2 };
+	struct kw_recording prev = {}, cur = {};
+	struct loader *l;
+	int code, ret = 0;
+	bool have_prev = false;
+
+	argp_parse(&top_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
+	install_signals();
+	l = loader__open(&c.lo, &code);
+	if (!l)
+		return code;
+	while (!got_signal) {
+		double t0 = now_s();
+
+		while (!got_signal && now_s() - t0 < c.interval)
+			sleep_s(0.05);
+		if (loader__collect(l, &cur)) {
+			ret = KW_EXIT_ERROR;
+			break;
+		}
+		loader__meta(NULL, &cur.meta);
+		if (!c.once)
+			fputs("\033[H\033[2J", stdout);
+		kw_top_render(stdout, have_prev ? &prev : NULL, &cur, now_s() - t0);
+		fflush(stdout);
+		kw_recording_free(&prev);
+		prev = cur;
+		memset(&cur, 0, sizeof(cur));
+		have_prev = true;
+		if (c.once)
+			break;
+	}
+	loader__destroy(l);
+	kw_recording_free(&prev);
+	kw_recording_free(&cur);
+	return ret;
+}
+
+/* ---- dispatch -------------------------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *what;
+} cmds[] = {
+	{ "probes", cmd_probes, "what can be attached on this kernel, and how" },
+	{ "record", cmd_record, "record for a time, until Ctrl-C, or around a command" },
+	{ "report", cmd_report, "print a recording (text <= 80 columns, or --json)" },
+	{ "top", cmd_top, "live per-function rates and latencies" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: kvmwalk COMMAND [OPTIONS]\n\n"
+		   "Measures what KVM's page-table walkers cost on this host.\n\nCommands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].what);
+	fprintf(f, "\n`kvmwalk COMMAND --help` is the manual of each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	argp_err_exit_status = KW_EXIT_USAGE;
+	if (argc < 2) {
+		usage(stderr);
+		return KW_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		argv[1] = (char[32]){};
+		snprintf(argv[1], 32, "kvmwalk %s", cmds[i].name);
+		return cmds[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "kvmwalk: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return KW_EXIT_USAGE;
+}

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Recordings: the probe table, names, and the versioned JSON document (written with jansson). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "record.h"
+
+const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES] = {
+	[KW_P_PGT_WALK] = { "kvm_pgtable_walk", "arm64", "pgtable", "bytes", true, false,
+			    "every stage-2 walk: time (inclusive), bytes, callback, depth" },
+	[KW_P_S2_SPLIT] = { "kvm_pgtable_stage2_split", "arm64", "pgtable", "bytes", true, false,
+			    "eager split of a range (6.4+)" },
+	[KW_P_S2_UNMAP] = { "kvm_pgtable_stage2_unmap", "arm64", "pgtable", "bytes", true, false,
+			    "stage-2 unmap of a range" },
+	[KW_P_S2_WRPROTECT] = { "kvm_pgtable_stage2_wrprotect", "arm64", "pgtable", "bytes", true,
+				false, "write-protect of a range (dirty logging)" },
+	[KW_P_SPLIT_WALKER] = { "stage2_split_walker", "arm64", "pgtable", NULL, false, true,
+				"split callback: visits by level, split or nothing (6.4+)" },
+	[KW_P_UNMAP_WALKER] = { "stage2_unmap_walker", "arm64", "pgtable", NULL, false, true,
+				"unmap callback: valid leaves cleared" },
+	[KW_P_TLB_FLUSH_RANGE] = { "kvm_tlb_flush_vmid_range", "arm64", "pgtable", "pages", true,
+				   false, "range TLB flush, every mode (6.6+)" },
+	[KW_P_HYP_FLUSH_RANGE] = { "__kvm_tlb_flush_vmid_range", "arm64", "pgtable", "pages", true,
+				   false, "range TLBI at EL2, VHE only (6.6+)" },
+	[KW_P_TDP_ZAP_LEAFS] = { "tdp_mmu_zap_leafs", "x86", "tdp", "gfns", true, false,
+				 "zap of a gfn range in one root: time, range, zapped" },
+	[KW_P_TDP_UNMAP_GFN] = { "kvm_tdp_mmu_unmap_gfn_range", "x86", "tdp", "gfns", true, false,
+				 "MMU-notifier unmap of a gfn range" },
+	[KW_P_TDP_ZAP_LEAFS_ALL] = { "kvm_tdp_mmu_zap_leafs", "x86", "tdp", NULL, true, false,
+				     "zap through kvm_zap_gfn_range (MTRR, CR0.CD, APICv)" },
+	[KW_P_FAST_PF] = { "fast_page_fault", "x86", "tdp", NULL, true, false,
+			   "lockless fast page fault: time, return code" },
+	[KW_P_SPTE_CHANGED] = { "kvm_tdp_mmu_spte_changed", "x86", "tdp", NULL, false, true,
+				"tracepoint: SPTEs zapped inside tdp_mmu_zap_leafs" },
+	[KW_P_VM_IOCTL] = { "kvm_vm_ioctl", "", "trigger", NULL, true, false,
+			    "trigger: VM ioctls (KVM_SET_USER_MEMORY_REGION, ...)" },
+	[KW_P_VCPU_IOCTL] = { "kvm_vcpu_ioctl", "", "trigger", NULL, true, false,
+			      "trigger: vCPU ioctls (KVM_RUN)" },
+	[KW_P_NOTIFIER] = { "kvm_mmu_notifier_invalidate_range_start", "", "trigger", NULL, true,
+			    false, "trigger: MMU-notifier invalidations" },
+	[KW_P_GUEST_FAULT] = { "guest_fault", "", "trigger", NULL, true, false,
+			       "trigger: vCPU faults (kvm_handle_guest_abort, kvm_mmu_page_fault)" },
+};
+
+const char *const kw_counter_names[KW_NR_COUNTERS] = {
+	[KW_C_TASK_FULL] = "task_map_full",
+	[KW_C_DEPTH_OVERFLOW] = "walk_depth_overflow",
+	[KW_C_CB_FULL] = "callback_map_full",
+	[KW_C_TRIG_FULL] = "trigger_map_full",
+	[KW_C_UNMAP_CALLS] = "unmap_calls",
+	[KW_C_UNMAP_CLEARED] = "unmap_leaves_cleared",
+	[KW_C_UNMAP_EMPTY] = "unmap_empty_calls",
+	[KW_C_UNMAP_FLUSHES] = "unmap_flushes",
+	[KW_C_EMPTY_FLUSHES] = "empty_flushes",
+	[KW_C_UNMAP_FLUSH_NS] = "unmap_flush_ns",
+	[KW_C_EMPTY_FLUSH_NS] = "empty_flush_ns",
+	[KW_C_FLUSH_ENCL + KW_E_UNMAP] = "flushes_in_unmap",
+	[KW_C_FLUSH_ENCL + KW_E_WRPROTECT] = "flushes_in_wrprotect",
+	[KW_C_FLUSH_ENCL + KW_E_SPLIT] = "flushes_in_split",
+	[KW_C_FLUSH_ENCL + KW_E_OTHER] = "flushes_in_other",
+	[KW_C_FLUSH_ENCL_PAGES + KW_E_UNMAP] = "flush_pages_in_unmap",
+	[KW_C_FLUSH_ENCL_PAGES + KW_E_WRPROTECT] = "flush_pages_in_wrprotect",
+	[KW_C_FLUSH_ENCL_PAGES + KW_E_SPLIT] = "flush_pages_in_split",
+	[KW_C_FLUSH_ENCL_PAGES + KW_E_OTHER] = "flush_pages_in_other",
+	[KW_C_ZAP_GFNS] = "zap_gfns",
+	[KW_C_ZAP_ZAPPED] = "zap_leaves_zapped",
+	[KW_C_SPTE_CHANGES] = "spte_changes",
+	[KW_C_PF_RET + 0] = "fast_pf_ret_0",
+	[KW_C_PF_RET + 1] = "fast_pf_ret_1",
+	[KW_C_PF_RET + 2] = "fast_pf_ret_2",
+	[KW_C_PF_RET + 3] = "fast_pf_ret_3",
+	[KW_C_PF_RET + 4] = "fast_pf_ret_4",
+	[KW_C_PF_RET + 5] = "fast_pf_ret_5",
+	[KW_C_PF_RET + 6] = "fast_pf_ret_6",
+	[KW_C_PF_RET + 7] = "fast_pf_ret_other",
+};
+
+const char *const kw_trigger_names[KW_NR_TRIGGERS] = {
+	[KW_T_OTHER] = "other",
+	[KW_T_IOCTL] = "ioctl",
+	[KW_T_NOTIFIER] = "mmu_notifier",
+	[KW_T_FAULT] = "vcpu_fault",
+};
+
+const char *const kw_encl_names[KW_NR_ENCL] = {
+	[KW_E_UNMAP] = "unmap",
+	[KW_E_WRPROTECT] = "wrprotect",
+	[KW_E_SPLIT] = "split",
+	[KW_E_OTHER] = "other",
+};
+
+const char *const kw_walker_names[KW_NR_WALKERS] = {
+	[KW_W_SPLIT] = "stage2_split_walker",
+	[KW_W_UNMAP] = "stage2_unmap_walker",
+};
+
+const char *kw_outcome_name(int walker, int outcome)
+{
+	static const char *const split[] = { "nothing", "split", "failed" };
+	static const char *const unmap[] = { "invalid", "cleared", "table" };
+
+	if (outcome < 0 || outcome >= KW_NR_OUTCOMES)
+		return "?";
+	return walker == KW_W_SPLIT ? split[outcome] : unmap[outcome];
+}
+
+int kw_probe_by_name(const char *name)
+{
+	for (int i = 0; i < KW_NR_PROBES; i++)
+		if (!strcmp(kw_probe_descs[i].name, name))
+			return i;
+	return -1;
+}
+
+bool kw_probe_in_arch(int probe, const char *arch)
+{
+	const char *a = kw_probe_descs[probe].arch;
+
+	return !*a || !strcmp(a, arch);
+}
+
+/* KVM ioctls by number (linux/kvm.h; the ones in 6.x uapi headers of every supported host). */
+static const struct {
+	unsigned int cmd;
+	const char *name;
+} kw_ioctls[] = {
+	{ 0x4020ae46, "KVM_SET_USER_MEMORY_REGION" },
+	{ 0x40a0ae49, "KVM_SET_USER_MEMORY_REGION2" },
+	{ 0x4010ae42, "KVM_GET_DIRTY_LOG" },
+	{ 0xc018aec0, "KVM_CLEAR_DIRTY_LOG" },
+	{ 0x0000ae80, "KVM_RUN" },
+	{ 0x4068aea3, "KVM_ENABLE_CAP" },
+	{ 0x0000ae41, "KVM_CREATE_VCPU" },
+	{ 0x8020aeaf, "KVM_ARM_PREFERRED_TARGET" },
+	{ 0x4020aeae, "KVM_ARM_VCPU_INIT" },
+	{ 0x4010aeac, "KVM_SET_ONE_REG" },
+	{ 0x4010aeab, "KVM_GET_ONE_REG" },
+	{ 0x4138ae84, "KVM_SET_SREGS" },
+	{ 0x8138ae83, "KVM_GET_SREGS" },
+	{ 0x4090ae82, "KVM_SET_REGS" },
+	{ 0x8090ae81, "KVM_GET_REGS" },
+	{ 0x0000ae03, "KVM_CHECK_EXTENSION" },
+	{ 0x0000ae01, "KVM_CREATE_VM" },
+	{ 0x4008ae90, "KVM_SET_CPUID2" },
+	{ 0x4008ae89, "KVM_SET_MSRS" },
+};
+
+const char *kw_ioctl_name(unsigned int cmd)
+{
+	for (size_t i = 0; i < sizeof(kw_ioctls) / sizeof(kw_ioctls[0]); i++)
+		if (kw_ioctls[i].cmd == cmd)
+			return kw_ioctls[i].name;
+	return NULL;
+}
+
+__u64 kw_recording_measured_ns(const struct kw_recording *r)
+{
+	__u64 ns = 0;
+
+	/* Outermost walks only: nested ones are inside their parent's time already. */
+	for (size_t i = 0; i < r->ncbs; i++)
+		if (r->cbs[i].depth == 0)
+			ns += r->cbs[i].ns;
+	ns += r->funcs[KW_P_TDP_ZAP_LEAFS].dur.sum + r->funcs[KW_P_FAST_PF].dur.sum;
+	return ns;
+}
+
+void kw_recording_free(struct kw_recording *r)
+{
+	if (!r)
+		return;
+	free(r->meta.params);
+	free(r->cbs);
+	free(r->trigs);
+	free(r->intervals);
+	r->meta.params = NULL;
+	r->cbs = NULL;
+	r->trigs = NULL;
+	r->intervals = NULL;
+	r->meta.nparams = r->ncbs = r->ntrigs = r->nintervals = 0;
+}
+
+static int grow(void **arr, size_t *n, size_t elem, const void *item)
+{
+	void *p = realloc(*arr, (*n + 1) * elem);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy((char *)p + *n * elem, item, elem);
+	*arr = p;
+	(*n)++;
+	return 0;
+}
+
+int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb)
+{
+	return grow((void **)&r->cbs, &r->ncbs, sizeof(*cb), cb);
+}
+
+int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr)
+{
+	return grow((void **)&r->trigs, &r->ntrigs, sizeof(*tr), tr);
+}
+
+int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value)
+{
+	struct kw_param p = {};
+
+	snprintf(p.name, sizeof(p.name), "%s", name);
+	snprintf(p.value, sizeof(p.value), "%s", value);
+	return grow((void **)&r->meta.params, &r->meta.nparams, sizeof(p), &p);
+}
+
+int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv)
+{
+	return grow((void **)&r->intervals, &r->nintervals, sizeof(*iv), iv);
+}
+
+/* ---- JSON out ---------------------------------------------------------------------------------- */
+
+static json_t *hist_json(const struct kw_hist *h)
+{
+	json_t *o = json_object(), *b = json_array();
+
+	json_object_set_new(o, "count", json_integer(h->count));
+	json_object_set_new(o, "sum", json_integer(h->sum));
+	json_object_set_new(o, "min", json_integer(h->count ? h->min : 0));
+	json_object_set_new(o, "max", json_integer(h->max));
+	/* Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist.h. */
+	for (unsigned int i = 0; i < KW_HIST_NR_BUCKETS; i++)
+		if (h->buckets[i])
+			json_array_append_new(b, json_pack("[iI]", i, (json_int_t)h->buckets[i]));
+	json_object_set_new(o, "buckets", b);
+	return o;
+}
+
+static json_t *meta_json(const struct kw_meta *m)
+{
+	json_t *o = json_object(), *p = json_object();
+
+	json_object_set_new(o, "tool_version", json_string(m->tool_version));
+	json_object_set_new(o, "arch", json_string(m->arch));
+	json_object_set_new(o, "kernel", json_string(m->kernel));
+	json_object_set_new(o, "kernel_build", json_string(m->kernel_build));
+	json_object_set_new(o, "hostname", json_string(m->hostname));
+	json_object_set_new(o, "cmdline", json_string(m->cmdline));
+	json_object_set_new(o, "cpu", json_string(m->cpu));
+	json_object_set_new(o, "kvm_mode", json_string(m->kvm_mode));
+	json_object_set_new(o, "thp", json_string(m->thp));
+	json_object_set_new(o, "thp_defrag", json_string(m->thp_defrag));
+	json_object_set_new(o, "started", json_string(m->started));
+	json_object_set_new(o, "duration_s", json_real(m->duration_s));
+	json_object_set_new(o, "command", json_string(m->command));
+	json_object_set_new(o, "exit_status", json_integer(m->exit_status));
+	json_object_set_new(o, "pid_filter", json_integer(m->pid_filter));
+	json_object_set_new(o, "visits", json_boolean(m->visits));
+	json_object_set_new(o, "attach", json_string(m->attach));
+	for (size_t i = 0; i < m->nparams; i++)
+		json_object_set_new(p, m->params[i].name, json_string(m->params[i].value));
+	json_object_set_new(o, "kvm_params", p);
+	return o;
+}
+
+static json_t *recording_json(const struct kw_recording *r)
+{
+	json_t *root = json_object(), *a, *o;
+
+	json_object_set_new(root, "schema", json_string(KW_SCHEMA));
+	json_object_set_new(root, "meta", meta_json(&r->meta));
+
+	a = json_array();
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		const struct kw_probe_desc *d = &kw_probe_descs[i];
+		const struct kw_func *f = &r->funcs[i];
+
+		if (!kw_probe_in_arch(i, r->meta.arch))
+			continue;
+		o = json_object();
+		json_object_set_new(o, "name", json_string(d->name));
+		json_object_set_new(o, "family", json_string(d->family));
+		json_object_set_new(o, "mechanism", json_string(r->plan[i].mech));
+		json_object_set_new(o, "function", json_string(r->plan[i].func));
+		json_object_set_new(o, "reason", json_string(r->plan[i].reason));
+		json_object_set_new(o, "calls", json_integer(f->calls));
+		json_object_set_new(o, "missed", json_integer(f->missed));
+		json_object_set_new(o, "dropped", json_integer(f->dropped));
+		json_object_set_new(o, "errors", json_integer(f->errors));
+		if (d->timed)
+			json_object_set_new(o, "duration_ns", hist_json(&f->dur));
+		if (d->size_unit) {
+			json_object_set_new(o, "size_unit", json_string(d->size_unit));
+			json_object_set_new(o, "size", hist_json(&f->size));
+		}
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "probes", a);
+
+	o = json_object();
+	for (int i = 0; i < KW_NR_COUNTERS; i++)
+		json_object_set_new(o, kw_counter_names[i], json_integer(r->counters[i]));
+	json_object_set_new(root, "counters", o);
+
+	a = json_array();
+	for (int w = 0; w < KW_NR_WALKERS; w++)
+		for (int l = 0; l < KW_NR_LEVELS; l++)
+			for (int oc = 0; oc < KW_NR_OUTCOMES; oc++) {
+				__u64 n = r->visits[KW_VISIT_IDX(w, l, oc)];
+
+				if (!n)
+					continue;
+				json_array_append_new(a, json_pack("{sssiss sI}", "walker",
+								   kw_walker_names[w], "level",
+								   l - 1, "outcome",
+								   kw_outcome_name(w, oc), "count",
+								   (json_int_t)n));
+			}
+	json_object_set_new(root, "visits", a);
+	json_object_set_new(root, "unmap_cleared_per_call", hist_json(&r->unmap_cleared));
+
+	a = json_array();
+	for (int i = 0; i < KW_NR_PF_RET; i++)
+		json_array_append_new(a, json_pack("{sisssI}", "code", i, "name", r->pf_ret_names[i],
+						   "count",
+						   (json_int_t)r->counters[KW_C_PF_RET + i]));
+	json_object_set_new(root, "fast_page_fault_returns", a);
+
+	a = json_array();
+	for (size_t i = 0; i < r->ncbs; i++) {
+		const struct kw_cb *c = &r->cbs[i];
+
+		json_array_append_new(a, json_pack("{sssIsisisIsIsI}", "symbol", c->sym, "address",
+						   (json_int_t)c->addr, "flags", (int)c->flags,
+						   "depth", (int)c->depth, "calls",
+						   (json_int_t)c->calls, "ns", (json_int_t)c->ns,
+						   "bytes", (json_int_t)c->bytes));
+	}
+	json_object_set_new(root, "walk_callbacks", a);
+
+	a = json_array();
+	for (size_t i = 0; i < r->ntrigs; i++) {
+		const struct kw_trig *t = &r->trigs[i];
+		const char *n = kw_ioctl_name(t->cmd);
+		char buf[32];
+
+		if (!n) {
+			snprintf(buf, sizeof(buf), "0x%x", t->cmd);
+			n = buf;
+		}
+		o = json_pack("{sssssIsIsIsI}", "probe", kw_probe_descs[t->probe].name, "trigger",
+			      kw_trigger_names[t->trigger], "cmd", (json_int_t)t->cmd, "pid",
+			      (json_int_t)t->pid, "calls", (json_int_t)t->calls, "ns",
+			      (json_int_t)t->ns);
+		json_object_set_new(o, "ioctl", json_string(t->trigger == KW_T_IOCTL ? n : ""));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "triggers", a);
+
+	o = json_object();
+	json_object_set_new(o, "stats_enabled", json_boolean(r->overhead.stats_enabled));
+	json_object_set_new(o, "run_ns", json_integer(r->overhead.run_ns));
+	json_object_set_new(o, "run_count", json_integer(r->overhead.run_cnt));
+	json_object_set_new(o, "measured_ns", json_integer(r->overhead.measured_ns));
+	json_object_set_new(root, "overhead", o);
+
+	a = json_array();
+	for (size_t i = 0; i < r->nintervals; i++) {
+		const struct kw_interval *iv = &r->intervals[i];
+		json_t *p = json_object();
+
+		for (int k = 0; k < KW_NR_PROBES; k++)
+			if (iv->calls[k] || iv->ns[k])
+				json_object_set_new(p, kw_probe_descs[k].name,
+						    json_pack("{sIsI}", "calls",
+							      (json_int_t)iv->calls[k], "ns",
+							      (json_int_t)iv->ns[k]));
+		json_array_append_new(a, json_pack("{sfso}", "t", iv->t, "probes", p));
+	}
+	json_object_set_new(root, "intervals", a);
+	return root;
+}
+
+int kw_recording_write(const struct kw_recording *r, FILE *f)
+{
+	json_t *root = recording_json(r);
+	int err;
+
+	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	json_decref(root);
+	if (err || fputc('\n', f) == EOF)
+		return -EIO;
+	return 0;
+}
+
+int kw_recording_save(const struct kw_recording *r, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int err;
+
+	if (!f) {
+		err = -errno;
+		fprintf(stderr, "kvmwalk: cannot write %s: %s\n", path, strerror(errno));
+		return err;
+	}
+	err = kw_recording_write(r, f);
+	if (f != stdout && fclose(f))
+		err = err ?: -errno;
+	if (err)
+		fprintf(stderr, "kvmwalk: writing %s failed: %s\n", path, strerror(-err));
+	return err;
+}
+
+/* ---- JSON in ----------------------------------------------------------------------------------- */
+
+static __u64 get_u64(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_integer(v) ? (__u64)json_integer_value(v) : 0;
+}
+
+static void get_str(json_t *o, const char *k, char *dst, size_t len)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+static void hist_from(json_t *o, struct kw_hist *h)
+{
+	json_t *b = json_object_get(o, "buckets"), *pair;
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	if (!json_is_object(o))
+		return;
+	h->count = get_u64(o, "count");
+	h->sum = get_u64(o, "sum");
+	h->min = get_u64(o, "min");
+	h->max = get_u64(o, "max");
+	json_array_foreach(b, i, pair) {
+		json_int_t idx = json_integer_value(json_array_get(pair, 0));
+
+		if (idx >= 0 && idx < (json_int_t)KW_HIST_NR_BUCKETS)
+			h->buckets[idx] = json_integer_value(json_array_get(pair, 1));
+	}
+}
+
+static int counter_by_name(const char *n)
+{
+	for (int i = 0; i < KW_NR_COUNTERS; i++)
+		if (!strcmp(kw_counter_names[i], n))
+			return i;
+	return -1;
+}
+
+static int index_of(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (s && !strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size_t errlen)
+{
+	json_t *root, *m, *a, *o, *v;
+	json_error_t je;
+	const char *schema, *k;
+	size_t i;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	root = json_loads(text, 0, &je);
+	if (!root) {
+		snprintf(err, errlen, "not JSON (line %d: %s)", je.line, je.text);
+		return -EINVAL;
+	}
+	schema = json_string_value(json_object_get(root, "schema"));
+	if (!schema || strcmp(schema, KW_SCHEMA)) {
+		snprintf(err, errlen, "schema is '%s', this kvmwalk reads '%s'",
+			 schema ? schema : "(none)", KW_SCHEMA);
+		ret = -EPROTO;
+		goto cleanup;
+	}
+
+	m = json_object_get(root, "meta");
+	get_str(m, "tool_version", r->meta.tool_version, sizeof(r->meta.tool_version));
+	get_str(m, "arch", r->meta.arch, sizeof(r->meta.arch));
+	get_str(m, "kernel", r->meta.kernel, sizeof(r->meta.kernel));
+	get_str(m, "kernel_build", r->meta.kernel_build, sizeof(r->meta.kernel_build));
+	get_str(m, "hostname", r->meta.hostname, sizeof(r->meta.hostname));
+	get_str(m, "cmdline", r->meta.cmdline, sizeof(r->meta.cmdline));
+	get_str(m, "cpu", r->meta.cpu, sizeof(r->meta.cpu));
+	get_str(m, "kvm_mode", r->meta.kvm_mode, sizeof(r->meta.kvm_mode));
+	get_str(m, "thp", r->meta.thp, sizeof(r->meta.thp));
+	get_str(m, "thp_defrag", r->meta.thp_defrag, sizeof(r->meta.thp_defrag));
+	get_str(m, "started", r->meta.started, sizeof(r->meta.started));
+	get_str(m, "command", r->meta.command, sizeof(r->meta.command));
+	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
+	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
+	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
+	r->meta.pid_filter = get_u64(m, "pid_filter");
+	r->meta.visits = json_is_true(json_object_get(m, "visits"));
+	json_object_foreach(json_object_get(m, "kvm_params"), k, v)
+		if (kw_recording_add_param(r, k, json_string_value(v) ?: ""))
+			goto nomem;
+
+	json_array_foreach(json_object_get(root, "probes"), i, o) {
+		const char *name = json_string_value(json_object_get(o, "name"));
+		int p = name ? kw_probe_by_name(name) : -1;
+		struct kw_func *f;
+
+		if (p < 0)
+			continue; /* a probe of a newer kvmwalk: ignored */
+		f = &r->funcs[p];
+		get_str(o, "mechanism", r->plan[p].mech, sizeof(r->plan[p].mech));
+		get_str(o, "function", r->plan[p].func, sizeof(r->plan[p].func));
+		get_str(o, "reason", r->plan[p].reason, sizeof(r->plan[p].reason));
+		f->calls = get_u64(o, "calls");
+		f->missed = get_u64(o, "missed");
+		f->dropped = get_u64(o, "dropped");
+		f->errors = get_u64(o, "errors");
+		hist_from(json_object_get(o, "duration_ns"), &f->dur);
+		hist_from(json_object_get(o, "size"), &f->size);
+	}
+
+	json_object_foreach(json_object_get(root, "counters"), k, v) {
+		int c = counter_by_name(k);
+
+		if (c >= 0)
+			r->counters[c] = json_integer_value(v);
+	}
+
+	json_array_foreach(json_object_get(root, "visits"), i, o) {
+		int w = index_of(kw_walker_names, KW_NR_WALKERS,
+				 json_string_value(json_object_get(o, "walker")));
+		int l = json_integer_value(json_object_get(o, "level")) + 1;
+		const char *oc = json_string_value(json_object_get(o, "outcome"));
+
+		if (w < 0 || l < 0 || l >= KW_NR_LEVELS || !oc)
+			continue;
+		for (int x = 0; x < KW_NR_OUTCOMES; x++)
+			if (!strcmp(kw_outcome_name(w, x), oc))
+				r->visits[KW_VISIT_IDX(w, l, x)] = get_u64(o, "count");
+	}
+	hist_from(json_object_get(root, "unmap_cleared_per_call"), &r->unmap_cleared);
+
+	json_array_foreach(json_object_get(root, "fast_page_fault_returns"), i, o) {
+		json_int_t c = json_integer_value(json_object_get(o, "code"));
+
+		if (c >= 0 && c < KW_NR_PF_RET)
+			get_str(o, "name", r->pf_ret_names[c], sizeof(r->pf_ret_names[c]));
+	}
+
+	json_array_foreach(json_object_get(root, "walk_callbacks"), i, o) {
+		struct kw_cb c = {};
+
+		get_str(o, "symbol", c.sym, sizeof(c.sym));
+		c.addr = get_u64(o, "address");
+		c.flags = get_u64(o, "flags");
+		c.depth = get_u64(o, "depth");
+		c.calls = get_u64(o, "calls");
+		c.ns = get_u64(o, "ns");
+		c.bytes = get_u64(o, "bytes");
+		if (kw_recording_add_cb(r, &c))
+			goto nomem;
+	}
+
+	json_array_foreach(json_object_get(root, "triggers"), i, o) {
+		const char *pn = json_string_value(json_object_get(o, "probe"));
+		struct kw_trig t = {};
+
+		t.probe = pn ? kw_probe_by_name(pn) : -1;
+		t.trigger = index_of(kw_trigger_names, KW_NR_TRIGGERS,
+				     json_string_value(json_object_get(o, "trigger")));
+		if (t.probe < 0 || t.trigger < 0)
+			continue;
+		t.cmd = get_u64(o, "cmd");
+		t.pid = get_u64(o, "pid");
+		t.calls = get_u64(o, "calls");
+		t.ns = get_u64(o, "ns");
+		if (kw_recording_add_trig(r, &t))
+			goto nomem;
+	}
+
+	o = json_object_get(root, "overhead");
+	r->overhead.stats_enabled = json_is_true(json_object_get(o, "stats_enabled"));
+	r->overhead.run_ns = get_u64(o, "run_ns");
+	r->overhead.run_cnt = get_u64(o, "run_count");
+	r->overhead.measured_ns = get_u64(o, "measured_ns");
+
+	a = json_object_get(root, "intervals");
+	json_array_foreach(a, i, o) {
+		struct kw_interval iv = {};
+		json_t *pv;
+
+		iv.t = json_number_value(json_object_get(o, "t"));
+		json_object_foreach(json_object_get(o, "probes"), k, pv) {
+			int p = kw_probe_by_name(k);
+
+			if (p < 0)
+				continue;
+			iv.calls[p] = get_u64(pv, "calls");
+			iv.ns[p] = get_u64(pv, "ns");
+		}
+		if (kw_recording_add_interval(r, &iv))
+			goto nomem;
+	}
+	goto cleanup;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	ret = -ENOMEM;
+cleanup:
+	if (ret)
+		kw_recording_free(r);
+	json_decref(root);
+	return ret;
+}
+
+int kw_recording_load(struct kw_recording *r, const char *path, char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -errno;
+	}
+	do {
+		if (len + 65536 + 1 > cap) {
+			char *p = realloc(text, cap = (cap ? cap * 2 : 1 << 20));
+
+			if (!p) {
+				free(text);
+				if (f != stdin)
+					fclose(f);
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+			text = p;
+		}
+		n = fread(text + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	text[len] = 0;
+	if (f != stdin)
+		fclose(f);
+	ret = kw_recording_parse(r, text, err, errlen);
+	free(text);
+	return ret;
+}

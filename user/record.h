@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A recording as plain C: what the loader collected from the maps plus the host's metadata, and
+ * its JSON form ("schema": "kvmwalk-recording/1", docs/recording-format.md). No libbpf here.
+ */
+#ifndef KW_RECORD_H
+#define KW_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "../bpf/kvmwalk.h"
+
+#define KW_SCHEMA "kvmwalk-recording/1"
+
+_Static_assert(sizeof(struct kw_probe_stats) == 32 + 2 * sizeof(struct kw_hist), "kw_probe_stats");
+_Static_assert(sizeof(struct kw_cb_key) == 16, "kw_cb_key");
+_Static_assert(sizeof(struct kw_cb_val) == 24, "kw_cb_val");
+_Static_assert(sizeof(struct kw_trig_key) == 16, "kw_trig_key");
+_Static_assert(sizeof(struct kw_trig_val) == 16, "kw_trig_val");
+
+/* Static facts about each probe. */
+struct kw_probe_desc {
+	const char *name;	/* the probe's name: the kernel function it is named after */
+	const char *arch;	/* "arm64", "x86" or "" (both) */
+	const char *family;	/* "pgtable", "tdp", "trigger" */
+	const char *size_unit;	/* what the size histogram counts, NULL if none */
+	bool timed;		/* has a duration */
+	bool visits;		/* a per-entry callback, left out by --no-visits */
+	const char *what;	/* one line for `kvmwalk probes` */
+};
+
+extern const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES];
+extern const char *const kw_counter_names[KW_NR_COUNTERS];
+extern const char *const kw_trigger_names[KW_NR_TRIGGERS];
+extern const char *const kw_encl_names[KW_NR_ENCL];
+extern const char *const kw_walker_names[KW_NR_WALKERS];
+const char *kw_outcome_name(int walker, int outcome);
+int kw_probe_by_name(const char *name);
+/* Name of a KVM ioctl command ("KVM_RUN"), or NULL. */
+const char *kw_ioctl_name(unsigned int cmd);
+
+/* How one probe is attached (filled by the loader). */
+struct kw_plan {
+	char mech[16];		/* "fentry", "kprobe", "tracepoint", "unavailable", "off" */
+	char func[64];		/* the kernel function or tracepoint actually used */
+	char reason[160];	/* why unavailable / why this fallback */
+};
+
+struct kw_func {
+	__u64 calls, missed, dropped, errors;
+	struct kw_hist dur;
+	struct kw_hist size;
+};
+
+struct kw_cb {
+	char sym[64];
+	__u64 addr;
+	__u32 flags, depth;
+	__u64 calls, ns, bytes;
+};
+
+struct kw_trig {
+	int probe;
+	int trigger;
+	__u32 cmd;
+	__u32 pid;
+	__u64 calls, ns;
+};
+
+struct kw_param {
+	char name[96];	/* module/parameter */
+	char value[64];
+};
+
+struct kw_interval {
+	double t;	/* seconds since the start of the recording, end of the interval */
+	__u64 calls[KW_NR_PROBES];
+	__u64 ns[KW_NR_PROBES];
+};
+
+struct kw_meta {
+	char tool_version[32];
+	char arch[16];
+	char kernel[128];	/* uname -r */
+	char kernel_build[160];	/* uname -v */
+	char hostname[64];
+	char cmdline[1024];
+	char cpu[128];
+	char kvm_mode[16];	/* arm64: vhe, nvhe, protected; x86: tdp, shadow; "" unknown */
+	char thp[64];		/* the selected value of transparent_hugepage/enabled */
+	char thp_defrag[64];
+	char started[32];	/* UTC, ISO 8601 */
+	double duration_s;
+	char command[512];	/* the recorded command, "" for -d / Ctrl-C */
+	int exit_status;	/* the command's, -1 if none */
+	__u32 pid_filter;
+	bool visits;		/* per-entry callback probes enabled */
+	char attach[16];	/* --attach: auto, fentry, kprobe */
+	size_t nparams;
+	struct kw_param *params;
+};
+
+struct kw_overhead {
+	bool stats_enabled;	/* BPF run-time statistics were on while recording */
+	__u64 run_ns;		/* sum over the attached programs */
+	__u64 run_cnt;
+	__u64 measured_ns;	/* total time of the timed outermost probes (see record.c) */
+};
+
+struct kw_recording {
+	struct kw_meta meta;
+	struct kw_plan plan[KW_NR_PROBES];
+	struct kw_func funcs[KW_NR_PROBES];
+	__u64 counters[KW_NR_COUNTERS];
+	__u64 visits[KW_NR_VISITS];
+	struct kw_hist unmap_cleared;
+	char pf_ret_names[KW_NR_PF_RET][32];
+	struct kw_overhead overhead;
+	size_t ncbs, ntrigs, nintervals;
+	struct kw_cb *cbs;
+	struct kw_trig *trigs;
+	struct kw_interval *intervals;
+};
+
+/* A probe of this recording's arch (its plan is meaningful). */
+bool kw_probe_in_arch(int probe, const char *arch);
+
+/* Total of the timed probes that are the outermost measured work (walks at depth 0, x86 ops). */
+__u64 kw_recording_measured_ns(const struct kw_recording *r);
+
+void kw_recording_free(struct kw_recording *r);
+int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
+int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
+int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);
+int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
+
+/* JSON out and in. Return 0 or -errno; read fails with -EPROTO on another schema. */
+int kw_recording_write(const struct kw_recording *r, FILE *f);
+int kw_recording_save(const struct kw_recording *r, const char *path);
+int kw_recording_load(struct kw_recording *r, const char *path, char *err, size_t errlen);
+int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size_t errlen);
+
+#endif /* KW_RECORD_H */

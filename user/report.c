@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `kvmwalk report`: text and JSON views of a recording. Plain C on plain structs. */
+#include <errno.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report.h"
+
+void kw_fmt_ns(char *buf, size_t len, double ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.*fus", ns < 1e4 ? 2 : ns < 1e5 ? 1 : 0, ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.*fms", ns < 1e7 ? 2 : ns < 1e8 ? 1 : 0, ns / 1e6);
+	else
+		snprintf(buf, len, "%.*fs", ns < 1e10 ? 2 : ns < 1e11 ? 1 : 0, ns / 1e9);
+}
+
+void kw_fmt_count(char *buf, size_t len, double n)
+{
+	if (n < 1e6)
+		snprintf(buf, len, "%.0f", n);
+	else if (n < 1e9)
+		snprintf(buf, len, "%.2fM", n / 1e6);
+	else
+		snprintf(buf, len, "%.2fG", n / 1e9);
+}
+
+double kw_overhead_ns_per_run(const struct kw_recording *r)
+{
+	return r->overhead.run_cnt ? (double)r->overhead.run_ns / r->overhead.run_cnt : 0;
+}
+
+double kw_overhead_share(const struct kw_recording *r)
+{
+	return r->overhead.measured_ns ? (double)r->overhead.run_ns / r->overhead.measured_ns : 0;
+}
+
+static bool attached(const struct kw_recording *r, int p)
+{
+	const char *m = r->plan[p].mech;
+
+	return !strcmp(m, "fentry") || !strcmp(m, "kprobe") || !strcmp(m, "tracepoint");
+}
+
+static void rule(FILE *f, const char *title)
+{
+	fprintf(f, "\n%s\n", title);
+}
+
+/* Wraps "a=b" items at 78 columns after a 12-column label. */
+static void wrap_params(FILE *f, const struct kw_meta *m)
+{
+	int col = 12;
+
+	fprintf(f, "  %-10s", "kvm");
+	if (!m->nparams)
+		fprintf(f, "(none)");
+	for (size_t i = 0; i < m->nparams; i++) {
+		int w = strlen(m->params[i].name) + strlen(m->params[i].value) + 2;
+
+		if (col > 12 && col + w > 78) {
+			fprintf(f, "\n%12s", "");
+			col = 12;
+		}
+		col += fprintf(f, "%s=%s ", m->params[i].name, m->params[i].value);
+	}
+	fputc('\n', f);
+}
+
+static void wrap_text(FILE *f, const char *label, const char *text)
+{
+	int col = 12;
+	const char *p = text;
+
+	fprintf(f, "  %-10s", label);
+	while (*p) {
+		int n = strcspn(p, " ");
+
+		if (col > 12 && col + n + 1 > 78) {
+			fprintf(f, "\n%12s", "");
+			col = 12;
+		}
+		col += fprintf(f, "%.*s ", n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
+{
+	const struct kw_meta *m = &r->meta;
+
+	fprintf(f, "kvmwalk report: %s\n", name);
+	fprintf(f, "  %-10s%s (%s%s%s)\n", "kernel", m->kernel, m->arch, m->kvm_mode[0] ? ", " : "",
+		m->kvm_mode);
+	fprintf(f, "  %-10s%s\n", "host", m->hostname);
+	wrap_text(f, "cmdline", m->cmdline);
+	fprintf(f, "  %-10s%s\n", "cpu", m->cpu);
+	fprintf(f, "  %-10s%s (defrag %s)\n", "thp", m->thp, m->thp_defrag);
+	wrap_params(f, m);
+	fprintf(f, "  %-10s%s, %.2f s\n", "recorded", m->started, m->duration_s);
+	if (m->command[0]) {
+		wrap_text(f, "command", m->command);
+		fprintf(f, "  %-10s%d\n", "exit", m->exit_status);
+	}
+	fprintf(f, "  %-10sattach %s, pid %s%u, visits %s, kvmwalk %s\n", "options", m->attach,
+		m->pid_filter ? "" : "all", m->pid_filter ? m->pid_filter : 0,
+		m->visits ? "on" : "off", m->tool_version);
+}
+
+static void print_plan(FILE *f, const struct kw_recording *r)
+{
+	rule(f, "Probes");
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		const struct kw_plan *p = &r->plan[i];
+
+		if (!kw_probe_in_arch(i, r->meta.arch))
+			continue;
+		fprintf(f, "  %-40s %-11s\n", kw_probe_descs[i].name, p->mech);
+		if (p->reason[0] || (p->func[0] && strcmp(p->func, kw_probe_descs[i].name)))
+			fprintf(f, "    %s%s%.70s\n", strcmp(p->func, kw_probe_descs[i].name) ? p->func : "",
+				strcmp(p->func, kw_probe_descs[i].name) && p->reason[0] ? ": " : "",
+				p->reason);
+	}
+}
+
+static void print_funcs(FILE *f, const struct kw_recording *r)
+{
+	char c[5][16], tot[16], cnt[16];
+
+	rule(f, "Functions (time inclusive of nested probed calls)");
+	fprintf(f, "  %-21s %8s %8s %7s %7s %7s %7s %7s\n", "function", "calls", "total", "mean",
+		"p50", "p90", "p99", "max");
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		const struct kw_func *fn = &r->funcs[i];
+		const struct kw_hist *h = &fn->dur;
+		const char *name = kw_probe_descs[i].name;
+
+		if (!kw_probe_in_arch(i, r->meta.arch) || !attached(r, i))
+			continue;
+		kw_fmt_count(cnt, sizeof(cnt), fn->calls);
+		if (strlen(name) > 21)
+			fprintf(f, "  %s\n  %-21s", name, "");
+		else
+			fprintf(f, "  %-21s", name);
+		if (!kw_probe_descs[i].timed || !h->count) {
+			fprintf(f, " %8s %8s\n", cnt, "-");
+			continue;
+		}
+		kw_fmt_ns(tot, sizeof(tot), h->sum);
+		kw_fmt_ns(c[0], 16, kw_hist_mean(h));
+		kw_fmt_ns(c[1], 16, kw_hist_quantile(h, 0.5));
+		kw_fmt_ns(c[2], 16, kw_hist_quantile(h, 0.9));
+		kw_fmt_ns(c[3], 16, kw_hist_quantile(h, 0.99));
+		kw_fmt_ns(c[4], 16, h->max);
+		fprintf(f, " %8s %8s %7s %7s %7s %7s %7s\n", cnt, tot, c[0], c[1], c[2], c[3], c[4]);
+	}
+
+	rule(f, "Sizes");
+	fprintf(f, "  %-28s %-6s %10s %9s %9s %9s\n", "function", "unit", "total", "mean", "p50",
+		"max");
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		const struct kw_hist *h = &r->funcs[i].size;
+
+		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probe_descs[i].size_unit || !h->count)
+			continue;
+		fprintf(f, "  %-28.28s %-6s %10llu %9.0f %9.0f %9llu\n", kw_probe_descs[i].name,
+			kw_probe_descs[i].size_unit, (unsigned long long)h->sum, kw_hist_mean(h),
+			kw_hist_quantile(h, 0.5), (unsigned long long)h->max);
+	}
+}
+
+static void print_cbs(FILE *f, const struct kw_recording *r)
+{
+	char tot[16];
+
+	if (!r->ncbs)
+		return;
+	rule(f, "kvm_pgtable_walk by walker callback (depth 0 = outermost)");
+	fprintf(f, "  %-32s %5s %5s %9s %8s %12s\n", "callback", "flags", "depth", "calls",
+		"total", "bytes");
+	for (size_t i = 0; i < r->ncbs; i++) {
+		const struct kw_cb *c = &r->cbs[i];
+
+		kw_fmt_ns(tot, sizeof(tot), c->ns);
+		fprintf(f, "  %-32.32s %#5x %5u %9llu %8s %12llu\n", c->sym, c->flags, c->depth,
+			(unsigned long long)c->calls, tot, (unsigned long long)c->bytes);
+	}
+}
+
+static void print_visits(FILE *f, const struct kw_recording *r)
+{
+	for (int w = 0; w < KW_NR_WALKERS; w++) {
+		__u64 total = 0;
+
+		for (int i = 0; i < KW_NR_LEVELS * KW_NR_OUTCOMES; i++)
+			total += r->visits[w * KW_NR_LEVELS * KW_NR_OUTCOMES + i];
+		if (!total)
+			continue;
+		fprintf(f, "\n%s visits: %llu\n", kw_walker_names[w], (unsigned long long)total);
+		fprintf(f, "  %-7s %12s %12s %12s\n", "level", kw_outcome_name(w, 0),
+			kw_outcome_name(w, 1), kw_outcome_name(w, 2));
+		for (int l = 0; l < KW_NR_LEVELS; l++) {
+			const __u64 *v = &r->visits[KW_VISIT_IDX(w, l, 0)];
+
+			if (!v[0] && !v[1] && !v[2])
+				continue;
+			fprintf(f, "  %-7d %12llu %12llu %12llu\n", l - 1, (unsigned long long)v[0],
+				(unsigned long long)v[1], (unsigned long long)v[2]);
+		}
+	}
+}
+
+static void print_flushes(FILE *f, const struct kw_recording *r)
+{
+	const __u64 *c = r->counters;
+	char t1[16], t2[16];
+
+	if (!strcmp(r->meta.arch, "arm64") && (c[KW_C_UNMAP_CALLS] || attached(r, KW_P_S2_UNMAP))) {
+		rule(f, "Unmaps and range TLB flushes");
+		fprintf(f, "  unmap calls %llu, valid leaves cleared %llu, calls that cleared none %llu\n",
+			(unsigned long long)c[KW_C_UNMAP_CALLS],
+			(unsigned long long)c[KW_C_UNMAP_CLEARED],
+			(unsigned long long)c[KW_C_UNMAP_EMPTY]);
+		kw_fmt_ns(t1, sizeof(t1), c[KW_C_UNMAP_FLUSH_NS]);
+		kw_fmt_ns(t2, sizeof(t2), c[KW_C_EMPTY_FLUSH_NS]);
+		fprintf(f, "  flushes in unmaps %llu (%.2f per unmap, %s)\n",
+			(unsigned long long)c[KW_C_UNMAP_FLUSHES],
+			c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS] : 0,
+			t1);
+		fprintf(f, "  empty flushes %llu (by unmaps that cleared no leaf, %s)\n",
+			(unsigned long long)c[KW_C_EMPTY_FLUSHES], t2);
+		fprintf(f, "  flushes by enclosing operation:");
+		for (int e = 0; e < KW_NR_ENCL; e++)
+			fprintf(f, " %s %llu", kw_encl_names[e],
+				(unsigned long long)c[KW_C_FLUSH_ENCL + e]);
+		fprintf(f, "\n  pages flushed by enclosing operation:");
+		for (int e = 0; e < KW_NR_ENCL; e++)
+			fprintf(f, " %s %llu", kw_encl_names[e],
+				(unsigned long long)c[KW_C_FLUSH_ENCL_PAGES + e]);
+		fputc('\n', f);
+	}
+	if (!strcmp(r->meta.arch, "x86")) {
+		rule(f, "TDP MMU zaps and fast page faults");
+		fprintf(f, "  tdp_mmu_zap_leafs: gfns in ranges %llu, present leaves zapped %llu\n",
+			(unsigned long long)c[KW_C_ZAP_GFNS], (unsigned long long)c[KW_C_ZAP_ZAPPED]);
+		fprintf(f, "  fast_page_fault returns:");
+		for (int i = 0; i < KW_NR_PF_RET; i++)
+			if (c[KW_C_PF_RET + i])
+				fprintf(f, " %s %llu",
+					r->pf_ret_names[i][0] ? r->pf_ret_names[i] : "?",
+					(unsigned long long)c[KW_C_PF_RET + i]);
+		fputc('\n', f);
+	}
+}
+
+static void print_trigs(FILE *f, const struct kw_recording *r)
+{
+	char tot[16], what[48];
+
+	if (!r->ntrigs)
+		return;
+	rule(f, "By trigger");
+	fprintf(f, "  %-26s %-30s %7s %9s\n", "function", "trigger", "pid", "calls");
+	for (size_t i = 0; i < r->ntrigs; i++) {
+		const struct kw_trig *t = &r->trigs[i];
+		const char *n = kw_ioctl_name(t->cmd);
+
+		if (t->trigger == KW_T_IOCTL) {
+			if (n)
+				snprintf(what, sizeof(what), "%s", n);
+			else
+				snprintf(what, sizeof(what), "ioctl 0x%x", t->cmd);
+		} else {
+			snprintf(what, sizeof(what), "%s", kw_trigger_names[t->trigger]);
+		}
+		kw_fmt_ns(tot, sizeof(tot), t->ns);
+		fprintf(f, "  %-26.26s %-30.30s %7u %9llu\n", kw_probe_descs[t->probe].name, what,
+			t->pid, (unsigned long long)t->calls);
+	}
+}
+
+static void print_overhead(FILE *f, const struct kw_recording *r)
+{
+	char a[16], b[16], m[16];
+	const __u64 *c = r->counters;
+	__u64 missed = 0, dropped = 0;
+
+	rule(f, "Probe overhead");
+	if (!r->overhead.stats_enabled) {
+		fprintf(f, "  BPF run-time statistics were not available\n");
+	} else {
+		kw_fmt_ns(a, sizeof(a), kw_overhead_ns_per_run(r));
+		kw_fmt_ns(b, sizeof(b), r->overhead.run_ns);
+		kw_fmt_ns(m, sizeof(m), r->overhead.measured_ns);
+		fprintf(f, "  %llu program runs, %s per run, %s in all\n",
+			(unsigned long long)r->overhead.run_cnt, a, b);
+		fprintf(f, "  %.1f %% of the measured time (%s: outermost walks and x86 ops)\n",
+			100 * kw_overhead_share(r), m);
+	}
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		missed += r->funcs[i].missed;
+		dropped += r->funcs[i].dropped;
+	}
+	fprintf(f, "  lost: missed exits %llu, dropped entries %llu, task map full %llu,\n"
+		   "        walk depth overflow %llu, callback map full %llu, trigger map full %llu\n",
+		(unsigned long long)missed, (unsigned long long)dropped,
+		(unsigned long long)c[KW_C_TASK_FULL], (unsigned long long)c[KW_C_DEPTH_OVERFLOW],
+		(unsigned long long)c[KW_C_CB_FULL], (unsigned long long)c[KW_C_TRIG_FULL]);
+}
+
+static void print_hists(FILE *f, const struct kw_recording *r)
+{
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probe_descs[i].timed ||
+		    !r->funcs[i].dur.count || !strcmp(kw_probe_descs[i].family, "trigger"))
+			continue;
+		fprintf(f, "\n%s duration\n", kw_probe_descs[i].name);
+		kw_hist_fprint(f, &r->funcs[i].dur, "nsecs");
+	}
+	if (r->unmap_cleared.count) {
+		fprintf(f, "\nvalid leaves cleared per kvm_pgtable_stage2_unmap call\n");
+		kw_hist_fprint(f, &r->unmap_cleared, "leaves");
+	}
+}
+
+int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
+{
+	print_meta(f, r, name);
+	print_plan(f, r);
+	print_funcs(f, r);
+	print_cbs(f, r);
+	print_visits(f, r);
+	print_flushes(f, r);
+	print_trigs(f, r);
+	print_overhead(f, r);
+	print_hists(f, r);
+	if (r->nintervals)
+		fprintf(f, "\n%zu interval snapshots (see --json)\n", r->nintervals);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- JSON twin: derived numbers, ready for scripts ------------------------------------------- */
+
+static json_t *summary(const struct kw_hist *h)
+{
+	return json_pack("{sIsIsfsfsfsfsI}", "count", (json_int_t)h->count, "sum",
+			 (json_int_t)h->sum, "mean", kw_hist_mean(h), "p50",
+			 kw_hist_quantile(h, 0.5), "p90", kw_hist_quantile(h, 0.9), "p99",
+			 kw_hist_quantile(h, 0.99), "max", (json_int_t)h->max);
+}
+
+int kw_report_json(FILE *f, const struct kw_recording *r)
+{
+	json_t *root = json_object(), *a = json_array(), *o;
+	const __u64 *c = r->counters;
+	int err;
+
+	json_object_set_new(root, "schema", json_string("kvmwalk-report/1"));
+	json_object_set_new(root, "kernel", json_string(r->meta.kernel));
+	json_object_set_new(root, "arch", json_string(r->meta.arch));
+	json_object_set_new(root, "kvm_mode", json_string(r->meta.kvm_mode));
+	json_object_set_new(root, "duration_s", json_real(r->meta.duration_s));
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		const struct kw_func *fn = &r->funcs[i];
+
+		if (!kw_probe_in_arch(i, r->meta.arch))
+			continue;
+		o = json_pack("{sssssssIsIsI}", "name", kw_probe_descs[i].name, "mechanism",
+			      r->plan[i].mech, "reason", r->plan[i].reason, "calls",
+			      (json_int_t)fn->calls, "missed", (json_int_t)fn->missed, "dropped",
+			      (json_int_t)fn->dropped);
+		if (kw_probe_descs[i].timed)
+			json_object_set_new(o, "duration_ns", summary(&fn->dur));
+		if (kw_probe_descs[i].size_unit) {
+			json_t *s = summary(&fn->size);
+
+			json_object_set_new(s, "unit", json_string(kw_probe_descs[i].size_unit));
+			json_object_set_new(o, "size", s);
+		}
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "functions", a);
+
+	a = json_array();
+	for (int w = 0; w < KW_NR_WALKERS; w++)
+		for (int l = 0; l < KW_NR_LEVELS; l++)
+			for (int oc = 0; oc < KW_NR_OUTCOMES; oc++)
+				if (r->visits[KW_VISIT_IDX(w, l, oc)])
+					json_array_append_new(
+						a, json_pack("{sssiss sI}", "walker", kw_walker_names[w],
+							     "level", l - 1, "outcome",
+							     kw_outcome_name(w, oc), "count",
+							     (json_int_t)r->visits[KW_VISIT_IDX(w, l, oc)]));
+	json_object_set_new(root, "visits", a);
+
+	o = json_pack("{sIsIsIsIsfsIsIsI}", "unmap_calls", (json_int_t)c[KW_C_UNMAP_CALLS],
+		      "leaves_cleared", (json_int_t)c[KW_C_UNMAP_CLEARED], "empty_unmaps",
+		      (json_int_t)c[KW_C_UNMAP_EMPTY], "flushes_in_unmaps",
+		      (json_int_t)c[KW_C_UNMAP_FLUSHES], "flushes_per_unmap",
+		      c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS] : 0.0,
+		      "empty_flushes", (json_int_t)c[KW_C_EMPTY_FLUSHES], "flush_ns",
+		      (json_int_t)c[KW_C_UNMAP_FLUSH_NS], "empty_flush_ns",
+		      (json_int_t)c[KW_C_EMPTY_FLUSH_NS]);
+	for (int e = 0; e < KW_NR_ENCL; e++) {
+		char k[48];
+
+		snprintf(k, sizeof(k), "flushes_in_%s", kw_encl_names[e]);
+		json_object_set_new(o, k, json_integer(c[KW_C_FLUSH_ENCL + e]));
+	}
+	json_object_set_new(root, "flushes", o);
+	json_object_set_new(root, "zap", json_pack("{sIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS],
+						   "zapped", (json_int_t)c[KW_C_ZAP_ZAPPED]));
+
+	a = json_array();
+	for (size_t i = 0; i < r->ntrigs; i++) {
+		const struct kw_trig *t = &r->trigs[i];
+		const char *n = kw_ioctl_name(t->cmd);
+
+		json_array_append_new(a, json_pack("{sssssssIsIsI}", "probe",
+						   kw_probe_descs[t->probe].name, "trigger",
+						   kw_trigger_names[t->trigger], "ioctl",
+						   t->trigger == KW_T_IOCTL && n ? n : "", "pid",
+						   (json_int_t)t->pid, "calls", (json_int_t)t->calls,
+						   "ns", (json_int_t)t->ns));
+	}
+	json_object_set_new(root, "triggers", a);
+	json_object_set_new(root, "overhead",
+			    json_pack("{sbsIsIsfsf}", "stats_enabled", r->overhead.stats_enabled,
+				      "run_count", (json_int_t)r->overhead.run_cnt, "run_ns",
+				      (json_int_t)r->overhead.run_ns, "ns_per_run",
+				      kw_overhead_ns_per_run(r), "share", kw_overhead_share(r)));
+	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	json_decref(root);
+	fputc('\n', f);
+	return err ? -EIO : 0;
+}
+
+int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool json)
+{
+	json_t *a;
+	int err;
+
+	if (!json) {
+		fprintf(f, "%-40s %-11s %s\n", "PROBE", "MECHANISM", "DETAIL");
+		for (int i = 0; i < KW_NR_PROBES; i++) {
+			const struct kw_plan *p = &plan[i];
+
+			if (!kw_probe_in_arch(i, arch))
+				continue;
+			fprintf(f, "%-40s %-11s %s\n", kw_probe_descs[i].name, p->mech,
+				kw_probe_descs[i].what);
+			if (strcmp(p->func, kw_probe_descs[i].name) && p->func[0])
+				fprintf(f, "%-40s %-11s on %s\n", "", "", p->func);
+			if (p->reason[0])
+				fprintf(f, "%-40s %-11s %.80s\n", "", "", p->reason);
+		}
+		return ferror(f) ? -EIO : 0;
+	}
+	a = json_array();
+	for (int i = 0; i < KW_NR_PROBES; i++)
+		if (kw_probe_in_arch(i, arch))
+			json_array_append_new(a, json_pack("{sssssssssss}", "name",
+							   kw_probe_descs[i].name, "family",
+							   kw_probe_descs[i].family, "mechanism",
+							   plan[i].mech, "function", plan[i].func,
+							   "reason", plan[i].reason));
+	err = json_dumpf(a, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(a);
+	fputc('\n', f);
+	return err ? -EIO : 0;
+}

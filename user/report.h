@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `kvmwalk report`: a recording as text (<= 80 columns) or as derived JSON. Pure functions. */
+#ifndef KW_REPORT_H
+#define KW_REPORT_H
+
+#include <stdio.h>
+
+#include "record.h"
+
+/* Human-readable duration in at most 7 columns: "950ns", "12.3us", "1.20ms", "3.40s". */
+void kw_fmt_ns(char *buf, size_t len, double ns);
+/* Count with a k/M/G suffix in at most 7 columns. */
+void kw_fmt_count(char *buf, size_t len, double n);
+
+/* The probes' own cost: ns per BPF program run and the share of the measured time. */
+double kw_overhead_ns_per_run(const struct kw_recording *r);
+double kw_overhead_share(const struct kw_recording *r);
+
+int kw_report_text(FILE *f, const struct kw_recording *r, const char *name);
+int kw_report_json(FILE *f, const struct kw_recording *r);
+
+
+
+/* `kvmwalk probes`: the attach plan, one row per probe of this arch (text or JSON). */
+int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool json);
+#endif /* KW_REPORT_H */
