@@ -95,6 +95,11 @@ void test_load_opts(void)
 		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "range larger than memory");
 	}
 	{
+		char *argv[] = { "kvmwalk-load", "--vcpus", "64", "--mem", "1G" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "data slot reaching the sparse slot");
+	}
+	{
 		char *argv[] = { "kvmwalk-load", "--scenario", "bogus" };
 
 		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "bad scenario");

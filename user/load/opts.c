@@ -145,9 +145,12 @@ const char *load_opts_check(const struct load_opts *o)
 		return "--vcpus must be 1 to 256";
 	if (!o->mem || o->mem % SZ_2M)
 		return "--mem must be a non-zero multiple of 2 MiB";
-	/* The data slot starts at GPA 1 GiB; x86 guests address it with 32 bits, below the TSS. */
-	if (o->mem > (64ULL << 30) / o->vcpus)
-		return "--vcpus times --mem must be at most 64 GiB";
+	/*
+	 * The data slot spans GPA 1 GiB to at most 33 GiB, below the sparse slot at 64 GiB; x86
+	 * guests address it with 32 bits, below the TSS.
+	 */
+	if (o->mem > (32ULL << 30) / o->vcpus)
+		return "--vcpus times --mem must be at most 32 GiB";
 #ifdef __x86_64__
 	if (total > (2ULL << 30))
 		return "--vcpus times --mem must be at most 2 GiB on x86 (32-bit guest)";
@@ -207,7 +210,8 @@ static const char doc[] =
 	"the exact quantities it caused are printed, so that kvmwalk's probe counts\n"
 	"can be checked against them.\n"
 	"\n"
-	"Scenarios (a fresh VM each; \"all\", the default, runs them in turn):\n"
+	"Scenarios (a fresh VM each; \"all\", the default, runs them in turn and stops\n"
+	"at the first that fails):\n"
 	"  split            touch (2 MiB blocks with thp or hugetlb), enable dirty\n"
 	"                   logging (eager split; arm64 only with --eager-split),\n"
 	"                   write, get the log, disable; re-create the slot, repeat.\n"
