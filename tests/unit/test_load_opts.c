@@ -48,9 +48,10 @@ void test_load_opts(void)
 	ASSERT_EQ(o.mem, 16ULL << 20, "default mem");
 
 	{
-		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--vcpus", "2",
-				 "--mem",	 "8M",	       "--range",  "1M", "--pattern",
-				 "sweep",	 "--json=out.json" };
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate",
+				 "--vcpus",	 "2",	       "--mem",
+				 "8M",		 "--range",    "1M",
+				 "--pattern",	 "sweep",      "--json=out.json" };
 
 		if (!ASSERT_EQ(parse(&o, 12, argv), 0, "good options"))
 			goto out;

@@ -3,16 +3,15 @@
 #include "load/load.h"
 #include "test.h"
 
-static const char smaps[] =
-	"7f0000000000-7f0000200000 rw-p 00000000 00:00 0 \n"
-	"Size:               2048 kB\n"
-	"AnonHugePages:      2048 kB\n"
-	"7f0000200000-7f0001200000 rw-p 00000000 00:00 0 \n"
-	"Size:              16384 kB\n"
-	"AnonHugePages:     14336 kB\n"
-	"Private_Hugetlb:       0 kB\n"
-	"7f0001200000-7f0001400000 rw-p 00000000 00:00 0 \n"
-	"AnonHugePages:      2048 kB\n";
+static const char smaps[] = "7f0000000000-7f0000200000 rw-p 00000000 00:00 0 \n"
+			    "Size:               2048 kB\n"
+			    "AnonHugePages:      2048 kB\n"
+			    "7f0000200000-7f0001200000 rw-p 00000000 00:00 0 \n"
+			    "Size:              16384 kB\n"
+			    "AnonHugePages:     14336 kB\n"
+			    "Private_Hugetlb:       0 kB\n"
+			    "7f0001200000-7f0001400000 rw-p 00000000 00:00 0 \n"
+			    "AnonHugePages:      2048 kB\n";
 
 void test_load_plan(void)
 {

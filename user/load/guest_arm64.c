@@ -22,6 +22,7 @@
  * Device-nGnRnE: only aligned 64-bit loads and stores. The exit store needs a valid ISV
  * syndrome (a plain str, no writeback) so that KVM can report it as KVM_EXIT_MMIO.
  */
+/* clang-format off */
 static const uint32_t code[] = {
 	/* start: */
 	0xf9400001, /*  0: ldr  x1, [x0]        // start */
@@ -39,9 +40,10 @@ static const uint32_t code[] = {
 	0xf90000bf, /* 10: str  xzr, [x5]       // MMIO exit */
 	0x17fffff5, /* 11: b    start */
 };
+/* clang-format on */
 
-#define CORE_REG(field)                                                                    \
-	(KVM_REG_ARM64 | KVM_REG_SIZE_U64 | KVM_REG_ARM_CORE |                             \
+#define CORE_REG(field)                                                                            \
+	(KVM_REG_ARM64 | KVM_REG_SIZE_U64 | KVM_REG_ARM_CORE |                                     \
 	 (offsetof(struct kvm_regs, field) / sizeof(uint32_t)))
 
 const void *guest_code(size_t *len)
@@ -79,13 +81,15 @@ int guest_vm_setup(struct vm *vm)
 					 "the kernel lacks KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE "
 					 "(--eager-split needs Linux 6.4 or later)");
 		if (!(sizes & chunk))
-			return load_fail(EXIT_NO_CAP,
-					 "--eager-split %#llx is not a supported block size (%#llx)",
-					 (unsigned long long)chunk, (unsigned long long)sizes);
+			return load_fail(
+				EXIT_NO_CAP,
+				"--eager-split %#llx is not a supported block size (%#llx)",
+				(unsigned long long)chunk, (unsigned long long)sizes);
 		if (ioctl(vm->vm_fd, KVM_ENABLE_CAP, &cap) < 0)
-			return load_fail(EXIT_NO_CAP,
-					 "KVM_ENABLE_CAP(KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE, %#llx): %s",
-					 (unsigned long long)chunk, strerror(errno));
+			return load_fail(
+				EXIT_NO_CAP,
+				"KVM_ENABLE_CAP(KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE, %#llx): %s",
+				(unsigned long long)chunk, strerror(errno));
 	}
 	if (ioctl(vm->vm_fd, KVM_ARM_PREFERRED_TARGET, &vcpu_init) < 0)
 		return load_fail(EXIT_ERROR, "KVM_ARM_PREFERRED_TARGET: %s", strerror(errno));

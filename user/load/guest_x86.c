@@ -12,6 +12,7 @@
  * ebx holds the vCPU's mailbox (set once by the host). 32-bit code; the 64-bit word is two
  * 32-bit stores to the same page, so a page still faults once.
  */
+/* clang-format off */
 static const uint8_t code[] = {
 	/* start: */
 	0x8b, 0x3b,	  /*  0: mov  edi, [ebx]        ; start */
@@ -31,6 +32,7 @@ static const uint8_t code[] = {
 	0xe6, EXIT_PORT,  /* 28: out  EXIT_PORT, al */
 	0xeb, 0xe0,	  /* 30: jmp  start */
 };
+/* clang-format on */
 
 const void *guest_code(size_t *len)
 {
@@ -100,16 +102,26 @@ bool guest_exit_ok(struct vcpu *v)
 static const char *exit_name(unsigned int r)
 {
 	switch (r) {
-	case KVM_EXIT_UNKNOWN: return "UNKNOWN";
-	case KVM_EXIT_EXCEPTION: return "EXCEPTION";
-	case KVM_EXIT_IO: return "IO";
-	case KVM_EXIT_HLT: return "HLT";
-	case KVM_EXIT_MMIO: return "MMIO";
-	case KVM_EXIT_SHUTDOWN: return "SHUTDOWN";
-	case KVM_EXIT_FAIL_ENTRY: return "FAIL_ENTRY";
-	case KVM_EXIT_INTR: return "INTR";
-	case KVM_EXIT_INTERNAL_ERROR: return "INTERNAL_ERROR";
-	default: return "?";
+	case KVM_EXIT_UNKNOWN:
+		return "UNKNOWN";
+	case KVM_EXIT_EXCEPTION:
+		return "EXCEPTION";
+	case KVM_EXIT_IO:
+		return "IO";
+	case KVM_EXIT_HLT:
+		return "HLT";
+	case KVM_EXIT_MMIO:
+		return "MMIO";
+	case KVM_EXIT_SHUTDOWN:
+		return "SHUTDOWN";
+	case KVM_EXIT_FAIL_ENTRY:
+		return "FAIL_ENTRY";
+	case KVM_EXIT_INTR:
+		return "INTR";
+	case KVM_EXIT_INTERNAL_ERROR:
+		return "INTERNAL_ERROR";
+	default:
+		return "?";
 	}
 }
 
@@ -129,7 +141,8 @@ void guest_dump(struct vcpu *v, char *buf, size_t len)
 			      run->io.direction == KVM_EXIT_IO_OUT ? "out" : "in");
 		break;
 	case KVM_EXIT_MMIO:
-		n += snprintf(buf + n, len - n, " gpa %#llx", (unsigned long long)run->mmio.phys_addr);
+		n += snprintf(buf + n, len - n, " gpa %#llx",
+			      (unsigned long long)run->mmio.phys_addr);
 		break;
 	case KVM_EXIT_FAIL_ENTRY:
 		n += snprintf(buf + n, len - n, " hardware reason %#llx",

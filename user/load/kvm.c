@@ -126,8 +126,9 @@ static int map_data(struct vm *vm)
 		p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB, -1, 0);
 		if (p == MAP_FAILED)
-			return load_fail(EXIT_MEMORY, "mmap of %" PRIu64 " bytes of hugetlb memory: %s",
-					 size, strerror(errno));
+			return load_fail(EXIT_MEMORY,
+					 "mmap of %" PRIu64 " bytes of hugetlb memory: %s", size,
+					 strerror(errno));
 		vm->data_map = p;
 		vm->data_map_len = size;
 		vm->data = p;
@@ -136,15 +137,17 @@ static int map_data(struct vm *vm)
 	if (o->backing == BACKING_THP &&
 	    (read_file("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)) ||
 	     !thp_enabled_parse(buf)))
-		return load_fail(EXIT_NO_CAP, "--backing thp: transparent huge pages are not "
-					      "available (/sys/kernel/mm/transparent_hugepage/enabled)");
+		return load_fail(EXIT_NO_CAP,
+				 "--backing thp: transparent huge pages are not "
+				 "available (/sys/kernel/mm/transparent_hugepage/enabled)");
 	/*
 	 * KVM maps a 2 MiB block only when the host address and the GPA are equally aligned
 	 * within 2 MiB and the host maps a huge page there: align the host memory to 2 MiB.
 	 */
 	p = mmap(NULL, size + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
-		return load_fail(EXIT_MEMORY, "mmap of %" PRIu64 " bytes: %s", size, strerror(errno));
+		return load_fail(EXIT_MEMORY, "mmap of %" PRIu64 " bytes: %s", size,
+				 strerror(errno));
 	vm->data_map = p;
 	vm->data_map_len = size + SZ_2M;
 	vm->data = (uint8_t *)(((uintptr_t)p + SZ_2M - 1) & ~(uintptr_t)(SZ_2M - 1));
@@ -225,7 +228,8 @@ int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm *
 		 */
 		struct kvm_enable_cap cap = {
 			.cap = KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2,
-			.args[0] = KVM_DIRTY_LOG_MANUAL_PROTECT_ENABLE | KVM_DIRTY_LOG_INITIALLY_SET,
+			.args[0] =
+				KVM_DIRTY_LOG_MANUAL_PROTECT_ENABLE | KVM_DIRTY_LOG_INITIALLY_SET,
 		};
 		int flags = 0;
 
@@ -233,16 +237,18 @@ int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm *
 			      "KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2", &flags))
 			return -EOPNOTSUPP;
 		if (!(flags & KVM_DIRTY_LOG_INITIALLY_SET))
-			return load_fail(EXIT_NO_CAP, "the kernel lacks KVM_DIRTY_LOG_INITIALLY_SET "
-						      "(KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2 = %d)",
+			return load_fail(EXIT_NO_CAP,
+					 "the kernel lacks KVM_DIRTY_LOG_INITIALLY_SET "
+					 "(KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2 = %d)",
 					 flags);
 		if (ioctl(vm->vm_fd, KVM_ENABLE_CAP, &cap) < 0)
-			return load_fail(EXIT_NO_CAP, "KVM_ENABLE_CAP(MANUAL_DIRTY_LOG_PROTECT2): %s",
+			return load_fail(EXIT_NO_CAP,
+					 "KVM_ENABLE_CAP(MANUAL_DIRTY_LOG_PROTECT2): %s",
 					 strerror(errno));
 	}
 
-	vm->code = mmap(NULL, CODE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			0);
+	vm->code =
+		mmap(NULL, CODE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (vm->code == MAP_FAILED) {
 		vm->code = NULL;
 		return load_fail(EXIT_MEMORY, "mmap of the code slot: %s", strerror(errno));
@@ -251,8 +257,8 @@ int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm *
 	memcpy(vm->code, code, len);
 	err = set_slot(vm, SLOT_CODE, 0, CODE_GPA, CODE_SIZE, vm->code);
 	if (err)
-		return load_fail(EXIT_MEMORY, "memslot %d (code) at GPA %#" PRIx64 ": %s", SLOT_CODE,
-				 CODE_GPA, strerror(-err));
+		return load_fail(EXIT_MEMORY, "memslot %d (code) at GPA %#" PRIx64 ": %s",
+				 SLOT_CODE, CODE_GPA, strerror(-err));
 	err = map_data(vm);
 	if (err)
 		return err;
@@ -348,7 +354,8 @@ int vm__run(struct vm *vm, uint64_t pages, uint64_t value)
 	uint64_t gen;
 
 	for (i = 0; i < vm->nr_vcpus; i++) {
-		struct mailbox *mb = (void *)(vm->code + (MAILBOX_GPA - CODE_GPA) + i * MAILBOX_STRIDE);
+		struct mailbox *mb =
+			(void *)(vm->code + (MAILBOX_GPA - CODE_GPA) + i * MAILBOX_STRIDE);
 
 		mb->start = DATA_GPA + i * vm->o->mem;
 		mb->pages = pages;
@@ -389,7 +396,8 @@ int vm__run(struct vm *vm, uint64_t pages, uint64_t value)
 			r = pthread_cond_timedwait(&vm->done, &vm->lock, &deadline);
 		if (vm->ndone < want) {
 			pthread_mutex_unlock(&vm->lock);
-			load_fail(EXIT_GUEST, "a vCPU thread stays in KVM_RUN after a kick; giving up");
+			load_fail(EXIT_GUEST,
+				  "a vCPU thread stays in KVM_RUN after a kick; giving up");
 			fflush(NULL);
 			_exit(EXIT_GUEST);
 		}
@@ -431,7 +439,8 @@ int vm__add_data_slot(struct vm *vm)
 	int err = set_slot(vm, SLOT_DATA, 0, DATA_GPA, vm->data_size, vm->data);
 
 	if (err)
-		return load_fail(EXIT_MEMORY, "memslot %d (data) at GPA %#" PRIx64 ", %" PRIu64 " bytes: %s",
+		return load_fail(EXIT_MEMORY,
+				 "memslot %d (data) at GPA %#" PRIx64 ", %" PRIu64 " bytes: %s",
 				 SLOT_DATA, DATA_GPA, vm->data_size, strerror(-err));
 	vm->data_present = true;
 	vm->data_flags = 0;
@@ -448,8 +457,9 @@ int vm__add_sparse_slot(struct vm *vm, uint64_t size)
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 		if (p == MAP_FAILED)
-			return load_fail(EXIT_MEMORY, "mmap of the %" PRIu64 "-byte sparse slot: %s",
-					 size, strerror(errno));
+			return load_fail(EXIT_MEMORY,
+					 "mmap of the %" PRIu64 "-byte sparse slot: %s", size,
+					 strerror(errno));
 		vm->sparse = p;
 		vm->sparse_size = size;
 	}
@@ -492,8 +502,9 @@ int vm__clear_dirty_log(struct vm *vm, uint64_t *bitmap, uint64_t first, uint64_
 	};
 
 	if (ioctl(vm->vm_fd, KVM_CLEAR_DIRTY_LOG, &log) < 0)
-		return load_fail(EXIT_ERROR, "KVM_CLEAR_DIRTY_LOG pages %" PRIu64 "+%" PRIu64 ": %s",
-				 first, n, strerror(errno));
+		return load_fail(EXIT_ERROR,
+				 "KVM_CLEAR_DIRTY_LOG pages %" PRIu64 "+%" PRIu64 ": %s", first, n,
+				 strerror(errno));
 	return 0;
 }
 

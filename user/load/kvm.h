@@ -47,8 +47,8 @@ struct vcpu {
 	struct kvm_run *run;
 	pthread_t thread;
 	bool started;
-	uint64_t gen_seen;  /* the last run request taken (vm->lock) */
-	uint64_t gen_done;  /* the last run request finished (vm->lock) */
+	uint64_t gen_seen;   /* the last run request taken (vm->lock) */
+	uint64_t gen_done;   /* the last run request finished (vm->lock) */
 	volatile int kicked; /* the host gave up waiting: KVM_RUN's EINTR is final */
 	int failed;	     /* the last run failed; why says how */
 	char why[512];
@@ -59,9 +59,9 @@ struct vm {
 	int kvm_fd, vm_fd;
 	int run_size;
 	uint8_t *code;
-	uint8_t *data;	     /* 2 MiB aligned host memory of the data slot */
-	uint64_t data_size;  /* vcpus * mem */
-	void *data_map;	     /* what to munmap */
+	uint8_t *data;	    /* 2 MiB aligned host memory of the data slot */
+	uint64_t data_size; /* vcpus * mem */
+	void *data_map;	    /* what to munmap */
 	size_t data_map_len;
 	uint32_t data_flags; /* current flags of the data slot */
 	bool data_present;
@@ -77,7 +77,8 @@ struct vm {
 };
 
 struct vm_config {
-	bool manual_protect; /* KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2 with KVM_DIRTY_LOG_INITIALLY_SET */
+	/* KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2 with KVM_DIRTY_LOG_INITIALLY_SET */
+	bool manual_protect;
 };
 
 int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm **out);

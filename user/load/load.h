@@ -50,12 +50,12 @@ enum load_pattern { PATTERN_SAME, PATTERN_SWEEP };
 struct load_opts {
 	int scenario; /* enum load_scenario, SC_ALL for every one */
 	unsigned int vcpus;
-	uint64_t mem;	     /* bytes per vCPU */
-	int backing;	     /* enum load_backing */
+	uint64_t mem; /* bytes per vCPU */
+	int backing;  /* enum load_backing */
 	unsigned int iterations;
 	uint64_t chunk_pages; /* KVM_CLEAR_DIRTY_LOG chunk, in 4 KiB pages */
-	uint64_t range;	     /* bytes per madvise(MADV_DONTNEED) */
-	int pattern;	     /* enum load_pattern */
+	uint64_t range;	      /* bytes per madvise(MADV_DONTNEED) */
+	int pattern;	      /* enum load_pattern */
 	uint64_t eager_split; /* bytes, 0: leave KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE alone */
 	uint64_t sparse;      /* bytes of the never-touched slot of empty-unmap */
 	const char *json;     /* NULL: no JSON; "-": stdout */
@@ -94,14 +94,14 @@ bool thp_enabled_parse(const char *text);
 
 /* output.c: what each phase caused. Key names are stable: tests and kvmwalk key on them. */
 enum load_count {
-	LC_PAGES_TOUCHED,     /* 4 KiB pages the guest wrote with no stage-2/TDP mapping before */
-	LC_PAGES_WRITTEN,     /* 4 KiB pages the guest wrote in the phase */
-	LC_DIRTY_PAGES,	      /* bits set in the bitmap KVM_GET_DIRTY_LOG returned */
-	LC_PAGES_REFAULTED,   /* pages found non-resident before the run, holding the new value after */
-	LC_GET_IOCTLS,	      /* KVM_GET_DIRTY_LOG calls */
-	LC_CLEAR_IOCTLS,      /* KVM_CLEAR_DIRTY_LOG calls */
-	LC_PAGES_CLEARED,     /* bits passed to KVM_CLEAR_DIRTY_LOG that were set */
-	LC_MADVISE_CALLS,     /* madvise(MADV_DONTNEED) calls (each one MMU-notifier invalidation) */
+	LC_PAGES_TOUCHED,   /* 4 KiB pages the guest wrote with no stage-2/TDP mapping before */
+	LC_PAGES_WRITTEN,   /* 4 KiB pages the guest wrote in the phase */
+	LC_DIRTY_PAGES,	    /* bits set in the bitmap KVM_GET_DIRTY_LOG returned */
+	LC_PAGES_REFAULTED, /* pages non-resident before the run, holding the new value after */
+	LC_GET_IOCTLS,	    /* KVM_GET_DIRTY_LOG calls */
+	LC_CLEAR_IOCTLS,    /* KVM_CLEAR_DIRTY_LOG calls */
+	LC_PAGES_CLEARED,   /* bits passed to KVM_CLEAR_DIRTY_LOG that were set */
+	LC_MADVISE_CALLS,   /* madvise(MADV_DONTNEED) calls (each one MMU-notifier invalidation) */
 	LC_BYTES_INVALIDATED, /* bytes passed to those calls */
 	LC_BLOCKS_2M,	      /* 2 MiB host blocks backing the data slot (AnonHugePages/Hugetlb) */
 	LC_SLOT_PAGES,	      /* 4 KiB pages of the slot whose flags changed */

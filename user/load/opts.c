@@ -10,7 +10,7 @@
 
 #define MAX_VCPUS 256
 
-/* Sizes: a number with an optional K, M, G or T suffix (powers of 1024, "KiB"/"KB" also accepted). */
+/* A number with an optional K, M, G or T suffix (powers of 1024; "KiB" and "KB" too). */
 int parse_size(const char *s, uint64_t *out)
 {
 	unsigned long long v, mul = 1;
@@ -23,11 +23,28 @@ int parse_size(const char *s, uint64_t *out)
 	if (errno || end == s)
 		return -EINVAL;
 	switch (*end) {
-	case 'k': case 'K': mul = 1ULL << 10; end++; break;
-	case 'm': case 'M': mul = 1ULL << 20; end++; break;
-	case 'g': case 'G': mul = 1ULL << 30; end++; break;
-	case 't': case 'T': mul = 1ULL << 40; end++; break;
-	default: break;
+	case 'k':
+	case 'K':
+		mul = 1ULL << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1ULL << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1ULL << 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mul = 1ULL << 40;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if (mul > 1 && (*end == 'i' || *end == 'I'))
 		end++;
@@ -158,8 +175,8 @@ const char *load_opts_check(const struct load_opts *o)
 	if (!o->iterations)
 		return "--iterations must be at least 1";
 	if (!o->chunk_pages || o->chunk_pages % 64)
-		return "--chunk-pages must be a non-zero multiple of 64 (KVM_CLEAR_DIRTY_LOG works on "
-		       "64-page words)";
+		return "--chunk-pages must be a non-zero multiple of 64 (KVM_CLEAR_DIRTY_LOG "
+		       "works on 64-page words)";
 	if (!o->range || o->range % SZ_4K)
 		return "--range must be a non-zero multiple of 4 KiB";
 	if (o->range > total)
@@ -176,7 +193,7 @@ const char *load_opts_check(const struct load_opts *o)
 	if (!o->sparse || o->sparse % SZ_1G)
 		return "--sparse must be a non-zero multiple of 1 GiB";
 	if (o->sparse > (512ULL << 30))
-		return "--sparse must be at most 512 GiB (it must fit a 40-bit guest address space)";
+		return "--sparse must be at most 512 GiB (a 40-bit guest address space)";
 	if (!o->timeout)
 		return "--timeout must be at least 1 second";
 	return NULL;
@@ -289,10 +306,10 @@ static const struct argp_option options[] = {
 };
 
 /* argp_error() exits unless ARGP_NO_EXIT (unit tests) is given: then stop at the first error. */
-#define OPT_ERROR(state, ...)                   \
-	do {                                    \
-		argp_error(state, __VA_ARGS__); \
-		return EINVAL;                  \
+#define OPT_ERROR(state, ...)                                                                      \
+	do {                                                                                       \
+		argp_error(state, __VA_ARGS__);                                                    \
+		return EINVAL;                                                                     \
 	} while (0)
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -312,7 +329,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_VCPUS:
 		if (parse_uint(arg, MAX_VCPUS, &v))
 			OPT_ERROR(state, "--vcpus: '%s' is not a number from 1 to %d", arg,
-				   MAX_VCPUS);
+				  MAX_VCPUS);
 		o->vcpus = v;
 		break;
 	case OPT_ITERATIONS:
@@ -334,10 +351,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_RANGE:
 	case OPT_EAGER_SPLIT:
 	case OPT_SPARSE: {
-		uint64_t *dst = key == OPT_MEM	   ? &o->mem :
-				key == OPT_RANGE   ? &o->range :
-				key == OPT_SPARSE  ? &o->sparse :
-						     &o->eager_split;
+		uint64_t *dst = &o->eager_split;
+
+		if (key == OPT_MEM)
+			dst = &o->mem;
+		else if (key == OPT_RANGE)
+			dst = &o->range;
+		else if (key == OPT_SPARSE)
+			dst = &o->sparse;
 
 		if (parse_size(arg, dst))
 			OPT_ERROR(state, "'%s' is not a size (a number with K, M, G or T)", arg);

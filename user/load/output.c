@@ -123,8 +123,8 @@ void results_text(const struct load_results *r, FILE *f)
 	format_size(o->sparse, sparse, sizeof(sparse));
 	format_size(o->eager_split, eager, sizeof(eager));
 	fprintf(f, "kvmwalk-load %s  arch %s  kernel %s\n", LOAD_VERSION, r->arch, r->kernel);
-	fprintf(f, "vcpus %u  mem %s/vCPU  backing %s  iterations %u  timeout %us\n", o->vcpus,
-		mem, backing_name(o->backing), o->iterations, o->timeout);
+	fprintf(f, "vcpus %u  mem %s/vCPU  backing %s  iterations %u  timeout %us\n", o->vcpus, mem,
+		backing_name(o->backing), o->iterations, o->timeout);
 	fprintf(f, "chunk-pages %" PRIu64 "  range %s  pattern %s  eager-split %s  sparse %s\n",
 		o->chunk_pages, range, pattern_name(o->pattern), o->eager_split ? eager : "off",
 		sparse);
@@ -141,14 +141,15 @@ void results_text(const struct load_results *r, FILE *f)
 				continue;
 			if (first) {
 				snprintf(ms, sizeof(ms), "%.3f", p->wall_ns / 1e6);
-				fprintf(f, "%-15s %-17s %4u %9s", scenario_name(p->scenario), p->phase,
-					p->iteration, ms);
+				fprintf(f, "%-15s %-17s %4u %9s", scenario_name(p->scenario),
+					p->phase, p->iteration, ms);
 				first = false;
 			} else {
 				fprintf(f, "%-15s %-17s %4s %9s", "", "", "", "");
 			}
 			if (k < LC_NR)
-				fprintf(f, " %-17s %12" PRIu64, load_count_names[k], p->counts.v[k]);
+				fprintf(f, " %-17s %12" PRIu64, load_count_names[k],
+					p->counts.v[k]);
 			fputc('\n', f);
 		}
 	}
@@ -183,12 +184,13 @@ void results_json(const struct load_results *r, FILE *f)
 	json_str(f, r->arch);
 	fprintf(f, ",\n  \"kernel\": ");
 	json_str(f, r->kernel);
-	fprintf(f, ",\n  \"options\": {\n    \"scenario\": \"%s\",\n    \"vcpus\": %u,\n"
-		   "    \"mem_bytes\": %" PRIu64 ",\n    \"backing\": \"%s\",\n"
-		   "    \"iterations\": %u,\n    \"chunk_pages\": %" PRIu64 ",\n"
-		   "    \"range_bytes\": %" PRIu64 ",\n    \"pattern\": \"%s\",\n"
-		   "    \"eager_split_bytes\": %" PRIu64 ",\n    \"sparse_bytes\": %" PRIu64 ",\n"
-		   "    \"timeout_s\": %u\n  },\n",
+	fprintf(f,
+		",\n  \"options\": {\n    \"scenario\": \"%s\",\n    \"vcpus\": %u,\n"
+		"    \"mem_bytes\": %" PRIu64 ",\n    \"backing\": \"%s\",\n"
+		"    \"iterations\": %u,\n    \"chunk_pages\": %" PRIu64 ",\n"
+		"    \"range_bytes\": %" PRIu64 ",\n    \"pattern\": \"%s\",\n"
+		"    \"eager_split_bytes\": %" PRIu64 ",\n    \"sparse_bytes\": %" PRIu64 ",\n"
+		"    \"timeout_s\": %u\n  },\n",
 		scenario_name(o->scenario), o->vcpus, o->mem, backing_name(o->backing),
 		o->iterations, o->chunk_pages, o->range, pattern_name(o->pattern), o->eager_split,
 		o->sparse, o->timeout);

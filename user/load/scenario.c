@@ -49,8 +49,7 @@ static void progress(struct ctx *c, const char *name, unsigned int iter)
 		fprintf(stderr, "kvmwalk-load: %s: %s %u\n", scenario_name(c->sc), name, iter);
 }
 
-static int mismatch(struct ctx *c, const char *what, unsigned int iter, uint64_t got,
-		    uint64_t want)
+static int mismatch(struct ctx *c, const char *what, unsigned int iter, uint64_t got, uint64_t want)
 {
 	return load_fail(EXIT_MISMATCH, "%s: iteration %u: %s is %" PRIu64 ", expected %" PRIu64,
 			 scenario_name(c->sc), iter, what, got, want);
@@ -192,8 +191,8 @@ static int slot_op(struct ctx *c, const char *name, unsigned int iter)
 	progress(c, name, iter);
 	t0 = now_ns();
 	if (sparse)
-		err = add ? vm__add_sparse_slot(c->vm, c->o->sparse) :
-			    vm__delete_sparse_slot(c->vm);
+		err = add ? vm__add_sparse_slot(c->vm, c->o->sparse)
+			  : vm__delete_sparse_slot(c->vm);
 	else
 		err = add ? vm__add_data_slot(c->vm) : vm__delete_data_slot(c->vm);
 	p->wall_ns = now_ns() - t0;
@@ -300,8 +299,9 @@ static int run_invalidate(struct ctx *c)
 		err = madvise(c->vm->data + off, range, MADV_DONTNEED);
 		p->wall_ns = now_ns() - t0;
 		if (err) {
-			err = load_fail(EXIT_MEMORY, "madvise(MADV_DONTNEED) at offset %" PRIu64
-						     ": %s", off, strerror(errno));
+			err = load_fail(EXIT_MEMORY,
+					"madvise(MADV_DONTNEED) at offset %" PRIu64 ": %s", off,
+					strerror(errno));
 			break;
 		}
 		counts_set(&p->counts, LC_MADVISE_CALLS, 1);
