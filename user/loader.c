@@ -926,6 +926,7 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		if ((err = kw_recording_add_trig(r, &t)))
 			goto cleanup;
 	}
+	kw_recording_sort(r);
 	pf_names(l, r);
 	prog_cost(l, r);
 	r->overhead.measured_ns = kw_recording_measured_ns(r);

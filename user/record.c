@@ -205,6 +205,37 @@ int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr)
 	return grow((void **)&r->trigs, &r->ntrigs, sizeof(*tr), tr);
 }
 
+static int cmp_u64(__u64 a, __u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int trig_cmp(const void *a, const void *b)
+{
+	const struct kw_trig *x = a, *y = b;
+
+	return x->probe != y->probe     ? x->probe - y->probe :
+	       x->trigger != y->trigger ? x->trigger - y->trigger :
+	       x->cmd != y->cmd		? cmp_u64(x->cmd, y->cmd) :
+					  cmp_u64(x->pid, y->pid);
+}
+
+static int cb_cmp(const void *a, const void *b)
+{
+	const struct kw_cb *x = a, *y = b;
+	int c = strcmp(x->sym, y->sym);
+
+	return c ? c : x->depth != y->depth ? cmp_u64(x->depth, y->depth) : cmp_u64(x->flags, y->flags);
+}
+
+void kw_recording_sort(struct kw_recording *r)
+{
+	if (r->ntrigs)
+		qsort(r->trigs, r->ntrigs, sizeof(*r->trigs), trig_cmp);
+	if (r->ncbs)
+		qsort(r->cbs, r->ncbs, sizeof(*r->cbs), cb_cmp);
+}
+
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value)
 {
 	struct kw_param p = {};

@@ -136,6 +136,8 @@ int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);
 int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
+/* Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output. */
+void kw_recording_sort(struct kw_recording *r);
 
 /* JSON out and in. Return 0 or -errno; read fails with -EPROTO on another schema. */
 int kw_recording_write(const struct kw_recording *r, FILE *f);

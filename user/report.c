@@ -25,8 +25,10 @@ void kw_fmt_count(char *buf, size_t len, double n)
 		snprintf(buf, len, "%.0f", n);
 	else if (n < 1e9)
 		snprintf(buf, len, "%.2fM", n / 1e6);
-	else
+	else if (n < 1e12)
 		snprintf(buf, len, "%.2fG", n / 1e9);
+	else
+		snprintf(buf, len, "%.2fT", n / 1e12);
 }
 
 double kw_overhead_ns_per_run(const struct kw_recording *r)
@@ -66,7 +68,8 @@ static void wrap_params(FILE *f, const struct kw_meta *m)
 			fprintf(f, "\n%12s", "");
 			col = 12;
 		}
-		col += fprintf(f, "%s=%s ", m->params[i].name, m->params[i].value);
+		col += fprintf(f, "%s%s=%s", col > 12 ? " " : "", m->params[i].name,
+			       m->params[i].value);
 	}
 	fputc('\n', f);
 }
@@ -84,7 +87,7 @@ static void wrap_text(FILE *f, const char *label, const char *text)
 			fprintf(f, "\n%12s", "");
 			col = 12;
 		}
-		col += fprintf(f, "%.*s ", n, p);
+		col += fprintf(f, "%s%.*s", col > 12 ? " " : "", n, p);
 		p += n;
 		while (*p == ' ')
 			p++;
@@ -109,9 +112,12 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 		wrap_text(f, "command", m->command);
 		fprintf(f, "  %-10s%d\n", "exit", m->exit_status);
 	}
-	fprintf(f, "  %-10sattach %s, pid %s%u, visits %s, kvmwalk %s\n", "options", m->attach,
-		m->pid_filter ? "" : "all", m->pid_filter ? m->pid_filter : 0,
-		m->visits ? "on" : "off", m->tool_version);
+	fprintf(f, "  %-10sattach %s, pid ", "options", m->attach);
+	if (m->pid_filter)
+		fprintf(f, "%u", m->pid_filter);
+	else
+		fprintf(f, "all");
+	fprintf(f, ", visits %s, kvmwalk %s\n", m->visits ? "on" : "off", m->tool_version);
 }
 
 static void print_plan(FILE *f, const struct kw_recording *r)
@@ -135,7 +141,7 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 	char c[5][16], tot[16], cnt[16];
 
 	rule(f, "Functions (time inclusive of nested probed calls)");
-	fprintf(f, "  %-21s %8s %8s %7s %7s %7s %7s %7s\n", "function", "calls", "total", "mean",
+	fprintf(f, "  %-20s %8s %8s %7s %7s %7s %7s %7s\n", "function", "calls", "total", "mean",
 		"p50", "p90", "p99", "max");
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *fn = &r->funcs[i];
@@ -145,10 +151,10 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		if (!kw_probe_in_arch(i, r->meta.arch) || !attached(r, i))
 			continue;
 		kw_fmt_count(cnt, sizeof(cnt), fn->calls);
-		if (strlen(name) > 21)
-			fprintf(f, "  %s\n  %-21s", name, "");
+		if (strlen(name) > 20)
+			fprintf(f, "  %s\n  %-20s", name, "");
 		else
-			fprintf(f, "  %-21s", name);
+			fprintf(f, "  %-20s", name);
 		if (!kw_probe_descs[i].timed || !h->count) {
 			fprintf(f, " %8s %8s\n", cnt, "-");
 			continue;
@@ -170,9 +176,14 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 
 		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probe_descs[i].size_unit || !h->count)
 			continue;
-		fprintf(f, "  %-28.28s %-6s %10llu %9.0f %9.0f %9llu\n", kw_probe_descs[i].name,
-			kw_probe_descs[i].size_unit, (unsigned long long)h->sum, kw_hist_mean(h),
-			kw_hist_quantile(h, 0.5), (unsigned long long)h->max);
+		char t[16], m[16], p[16], x[16];
+
+		kw_fmt_count(t, sizeof(t), h->sum);
+		kw_fmt_count(m, sizeof(m), kw_hist_mean(h));
+		kw_fmt_count(p, sizeof(p), kw_hist_quantile(h, 0.5));
+		kw_fmt_count(x, sizeof(x), h->max);
+		fprintf(f, "  %-28.28s %-6s %10s %9s %9s %9s\n", kw_probe_descs[i].name,
+			kw_probe_descs[i].size_unit, t, m, p, x);
 	}
 }
 
@@ -240,7 +251,7 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 		for (int e = 0; e < KW_NR_ENCL; e++)
 			fprintf(f, " %s %llu", kw_encl_names[e],
 				(unsigned long long)c[KW_C_FLUSH_ENCL + e]);
-		fprintf(f, "\n  pages flushed by enclosing operation:");
+		fprintf(f, "\n  pages flushed, by the same:");
 		for (int e = 0; e < KW_NR_ENCL; e++)
 			fprintf(f, " %s %llu", kw_encl_names[e],
 				(unsigned long long)c[KW_C_FLUSH_ENCL_PAGES + e]);
