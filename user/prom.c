@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prometheus text exposition of a recording. Every family is documented by its HELP line; the
+ * list with the PromQL that uses them is in dashboards/ and README.md ("Fleet").
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom.h"
+
+/*
+ * Bucket boundaries. A fine bucket holds integers [lower, upper]; the Prometheus bucket
+ * le=X counts values <= X, so X is always the inclusive upper bound of a fine bucket: that is
+ * exact, where le=2^k would silently count a value of exactly 2^k one bucket too high. The list
+ * is fixed per unit (not derived from the data), so every scrape has the same series.
+ */
+enum unit {
+	UNIT_NS,	/* exported in seconds */
+	UNIT_BYTES,
+	UNIT_COUNT,	/* pages, gfns, leaves */
+};
+
+static const struct {
+	unsigned int min_exp, max_exp; /* le = 2^k - 1 for k in [min_exp, max_exp] */
+} ranges[] = {
+	[UNIT_NS] = { 6, 35 },	  /* 63 ns .. 34.4 s */
+	[UNIT_BYTES] = { 12, 48 }, /* 4 KiB - 1 .. 256 TiB - 1: a walk of the whole IPA space */
+	[UNIT_COUNT] = { 0, 30 },
+};
+
+int prom_buckets_parse(const char *s, enum prom_buckets *b)
+{
+	if (!strcmp(s, "log2"))
+		*b = PROM_BUCKETS_LOG2;
+	else if (!strcmp(s, "fine"))
+		*b = PROM_BUCKETS_FINE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* ns as exact decimal seconds: 1023 -> "0.000001023", 2000000000 -> "2". */
+static const char *ns_str(char *buf, size_t len, __u64 ns)
+{
+	char frac[16];
+	int n;
+
+	n = snprintf(frac, sizeof(frac), "%09llu", (unsigned long long)(ns % 1000000000ULL));
+	while (n > 0 && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	snprintf(buf, len, "%llu%s%s", (unsigned long long)(ns / 1000000000ULL), n ? "." : "",
+		 frac);
+	return buf;
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* Label values escape backslash, double quote and line feed (exposition format 0.0.4). */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '"')
+			fputs("\\\"", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* kv: label names and values alternating, NULL-terminated; extra: one more pair or NULL. */
+static void put_labels(FILE *f, const char *const *kv, const char *ek, const char *ev)
+{
+	bool first = true;
+
+	for (; kv && kv[0]; kv += 2) {
+		fprintf(f, "%s%s=\"", first ? "{" : ",", kv[0]);
+		put_escaped(f, kv[1]);
+		fputc('"', f);
+		first = false;
+	}
+	if (ek) {
+		fprintf(f, "%s%s=\"", first ? "{" : ",", ek);
+		put_escaped(f, ev);
+		fputc('"', f);
+		first = false;
+	}
+	if (!first)
+		fputc('}', f);
+}
+
+static void put_u64(FILE *f, const char *name, const char *const *kv, __u64 v)
+{
+	fputs(name, f);
+	put_labels(f, kv, NULL, NULL);
+	fprintf(f, " %llu\n", (unsigned long long)v);
+}
+
+static void put_ns(FILE *f, const char *name, const char *const *kv, __u64 ns)
+{
+	char buf[32];
+
+	fputs(name, f);
+	put_labels(f, kv, NULL, NULL);
+	fprintf(f, " %s\n", ns_str(buf, sizeof(buf), ns));
+}
+
+static void put_double(FILE *f, const char *name, const char *const *kv, double v)
+{
+	fputs(name, f);
+	put_labels(f, kv, NULL, NULL);
+	fprintf(f, " %.15g\n", v);
+}
+
+static void le_str(char *buf, size_t len, enum unit u, __u64 v)
+{
+	if (u == UNIT_NS)
+		ns_str(buf, len, v);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+/*
+ * The fine buckets that end a Prometheus bucket: in log2 mode the last one below each power of
+ * two of the unit's range, in fine mode every one in that range. Returns how many.
+ */
+static size_t bucket_ends(enum unit u, enum prom_buckets mode, __u32 *ends)
+{
+	__u32 first = kw_hist_bucket(1ULL << ranges[u].min_exp) - 1;
+	__u32 last = kw_hist_bucket(1ULL << ranges[u].max_exp) - 1;
+	size_t n = 0;
+
+	if (mode == PROM_BUCKETS_FINE) {
+		for (__u32 b = first; b <= last; b++)
+			ends[n++] = b;
+		return n;
+	}
+	for (unsigned int k = ranges[u].min_exp; k <= ranges[u].max_exp; k++)
+		ends[n++] = kw_hist_bucket(1ULL << k) - 1;
+	return n;
+}
+
+static void put_hist(FILE *f, const char *name, const char *const *kv, const struct kw_hist *h,
+		     enum unit u, enum prom_buckets mode)
+{
+	__u32 ends[KW_HIST_NR_BUCKETS];
+	size_t n = bucket_ends(u, mode, ends);
+	char series[128], le[32];
+	__u64 cum = 0, total = 0;
+	__u32 b = 0;
+
+	/* +Inf and _count from the buckets, not h->count: they can differ by a lost update. */
+	for (__u32 i = 0; i < KW_HIST_NR_BUCKETS; i++)
+		total += h->buckets[i];
+	snprintf(series, sizeof(series), "%s_bucket", name);
+	for (size_t i = 0; i < n; i++) {
+		for (; b <= ends[i]; b++)
+			cum += h->buckets[b];
+		le_str(le, sizeof(le), u, kw_hist_bucket_upper(ends[i]));
+		fputs(series, f);
+		put_labels(f, kv, "le", le);
+		fprintf(f, " %llu\n", (unsigned long long)cum);
+	}
+	fputs(series, f);
+	put_labels(f, kv, "le", "+Inf");
+	fprintf(f, " %llu\n", (unsigned long long)total);
+	snprintf(series, sizeof(series), "%s_sum", name);
+	if (u == UNIT_NS)
+		put_ns(f, series, kv, h->sum);
+	else
+		put_u64(f, series, kv, h->sum);
+	snprintf(series, sizeof(series), "%s_count", name);
+	put_u64(f, series, kv, total);
+}
+
+static const char *rec_arch(const struct kw_recording *r)
+{
+	return r->meta.arch;
+}
+
+static bool in_arch(const struct kw_recording *r, int p)
+{
+	return kw_probe_in_arch(p, rec_arch(r));
+}
+
+static bool attached(const struct kw_plan *pl)
+{
+	return pl->mech[0] && strcmp(pl->mech, "unavailable") && strcmp(pl->mech, "off");
+}
+
+/* ---- families ------------------------------------------------------------------------------- */
+
+static void put_info(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	const struct prom_facts *fa = o->facts;
+	const char *version = fa && fa->version && *fa->version ? fa->version : r->meta.tool_version;
+	int n = 0;
+
+	family(f, "kvmwalk_build_info", "gauge",
+	       "Always 1; the labels say which kvmwalk this is and which arch it was built for.");
+	put_u64(f, "kvmwalk_build_info",
+		(const char *const[]){ "version", version, "arch", rec_arch(r), NULL }, 1);
+	family(f, "kvmwalk_kernel_info", "gauge",
+	       "Always 1; the running kernel's release and KVM mode (vhe, nvhe, protected, tdp, ...).");
+	put_u64(f, "kvmwalk_kernel_info",
+		(const char *const[]){ "release", r->meta.kernel, "kvm_mode", r->meta.kvm_mode,
+				       NULL },
+		1);
+	if (fa) {
+		family(f, "kvmwalk_start_time_seconds", "gauge",
+		       "Unix time at which the exporter started counting.");
+		put_double(f, "kvmwalk_start_time_seconds", NULL, fa->start_time);
+		family(f, "kvmwalk_collect_duration_seconds", "gauge",
+		       "Time the last read of the BPF maps took.");
+		put_double(f, "kvmwalk_collect_duration_seconds", NULL, fa->collect_seconds);
+		family(f, "kvmwalk_collect_errors_total", "counter",
+		       "Reads of the BPF maps that failed (the previous values were served).");
+		put_u64(f, "kvmwalk_collect_errors_total", NULL, fa->collect_errors);
+	}
+
+	family(f, "kvmwalk_probe_info", "gauge",
+	       "Always 1; how each probe is attached: fentry, kprobe, tracepoint, unavailable or off. "
+	       "target is the kernel function or tracepoint actually used.");
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		if (!in_arch(r, p))
+			continue;
+		put_u64(f, "kvmwalk_probe_info",
+			(const char *const[]){ "function", kw_probe_descs[p].name, "mechanism",
+					       r->plan[p].mech[0] ? r->plan[p].mech : "unknown",
+					       "target", r->plan[p].func, NULL },
+			1);
+		n += attached(&r->plan[p]);
+	}
+	family(f, "kvmwalk_probes_attached", "gauge", "Number of probes attached to the kernel.");
+	put_u64(f, "kvmwalk_probes_attached", NULL, n);
+}
+
+static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} fams[] = {
+		{ "kvmwalk_calls_total", "counter", "Calls of each probed kernel function." },
+		{ "kvmwalk_missed_exits_total", "counter",
+		  "Returns seen without their entry (probe attached mid-call, nesting overflow)." },
+		{ "kvmwalk_dropped_calls_total", "counter",
+		  "Calls that could not be tracked (the task map was full)." },
+		{ "kvmwalk_call_errors_total", "counter", "Calls that returned a negative errno." },
+	};
+
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		family(f, fams[k].name, fams[k].type, fams[k].help);
+		for (int p = 0; p < KW_NR_PROBES; p++) {
+			const struct kw_func *fn = &r->funcs[p];
+			__u64 v = k == 0 ? fn->calls : k == 1 ? fn->missed : k == 2 ? fn->dropped
+									: fn->errors;
+
+			if (in_arch(r, p))
+				put_u64(f, fams[k].name,
+					(const char *const[]){ "function", kw_probe_descs[p].name,
+							       NULL },
+					v);
+		}
+	}
+
+	family(f, "kvmwalk_duration_seconds", "histogram",
+	       "Time from entry to return of each probed function, inclusive of nested probed calls.");
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		if (in_arch(r, p) && kw_probe_descs[p].timed)
+			put_hist(f, "kvmwalk_duration_seconds",
+				 (const char *const[]){ "function", kw_probe_descs[p].name, NULL },
+				 &r->funcs[p].dur, UNIT_NS, o->buckets);
+
+	for (int bytes = 1; bytes >= 0; bytes--) {
+		const char *name = bytes ? "kvmwalk_range_bytes" : "kvmwalk_range_pages";
+		bool any = false;
+
+		for (int p = 0; p < KW_NR_PROBES; p++) {
+			const char *su = kw_probe_descs[p].size_unit;
+
+			if (!in_arch(r, p) || !su || (strcmp(su, "bytes") == 0) != bytes)
+				continue;
+			if (!any)
+				family(f, name, "histogram",
+				       bytes ? "Size of the IPA range each call walks."
+					     : "Pages (TLB flushes) or guest frames (TDP zaps) in the "
+					       "range of each call.");
+			any = true;
+			put_hist(f, name,
+				 (const char *const[]){ "function", kw_probe_descs[p].name, NULL },
+				 &r->funcs[p].size, bytes ? UNIT_BYTES : UNIT_COUNT, o->buckets);
+		}
+	}
+}
+
+struct trig_row {
+	int probe, trigger;
+	__u32 cmd, pid;
+	__u64 calls, ns;
+};
+
+static int trig_cmp(const void *a, const void *b)
+{
+	const struct trig_row *x = a, *y = b;
+
+	if (x->probe != y->probe)
+		return x->probe < y->probe ? -1 : 1;
+	if (x->trigger != y->trigger)
+		return x->trigger < y->trigger ? -1 : 1;
+	if (x->cmd != y->cmd)
+		return x->cmd < y->cmd ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return 0;
+}
+
+static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	struct trig_row *rows;
+	size_t n = 0;
+
+	if (!r->ntrigs)
+		return 0;
+	rows = calloc(r->ntrigs, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->ntrigs; i++) {
+		const struct kw_trig *t = &r->trigs[i];
+
+		rows[n] = (struct trig_row){ t->probe, t->trigger, t->trigger == KW_T_IOCTL ? t->cmd : 0,
+					     o->per_vm ? t->pid : 0, t->calls, t->ns };
+		if (rows[n].probe < 0 || rows[n].probe >= KW_NR_PROBES)
+			rows[n].probe = 0;
+		if (rows[n].trigger < 0 || rows[n].trigger >= KW_NR_TRIGGERS)
+			rows[n].trigger = KW_T_OTHER;
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), trig_cmp);
+	/* Without --per-vm the pid is 0 everywhere: merge the rows that now share a key. */
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !trig_cmp(&rows[m - 1], &rows[i])) {
+			rows[m - 1].calls += rows[i].calls;
+			rows[m - 1].ns += rows[i].ns;
+		} else {
+			rows[m++] = rows[i];
+		}
+	}
+
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? "kvmwalk_trigger_seconds_total" : "kvmwalk_trigger_calls_total";
+
+		family(f, name, "counter",
+		       k ? "Time in each probed function by what caused the call (ioctl: which one)."
+			 : "Calls of each probed function by what caused them: a KVM ioctl (ioctl says "
+			   "which), an MMU-notifier invalidation, a vCPU fault, or other.");
+		for (size_t i = 0; i < m; i++) {
+			const struct trig_row *t = &rows[i];
+			char cmd[16], pid[16];
+			const char *ioctl = "none";
+
+			if (t->trigger == KW_T_IOCTL) {
+				ioctl = kw_ioctl_name(t->cmd);
+				if (!ioctl) {
+					snprintf(cmd, sizeof(cmd), "0x%08x", t->cmd);
+					ioctl = cmd;
+				}
+			}
+			snprintf(pid, sizeof(pid), "%u", t->pid);
+			const char *kv[] = { "function", kw_probe_descs[t->probe].name,
+					     "trigger",	 kw_trigger_names[t->trigger],
+					     "ioctl",	 ioctl,
+					     o->per_vm ? "pid" : NULL, pid,
+					     NULL };
+			if (k)
+				put_ns(f, name, kv, t->ns);
+			else
+				put_u64(f, name, kv, t->calls);
+		}
+	}
+	free(rows);
+	return 0;
+}
+
+/* Walks of kvm_pgtable_walk by callback, outermost or nested. */
+static int put_walks(FILE *f, const struct kw_recording *r)
+{
+	struct {
+		const char *sym;
+		int nested;
+		__u64 calls, ns, bytes;
+	} *rows;
+	size_t n = 0;
+
+	if (!r->ncbs)
+		return 0;
+	rows = calloc(r->ncbs, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->ncbs; i++) {
+		const struct kw_cb *cb = &r->cbs[i];
+		int nested = cb->depth != 0;
+		size_t j;
+
+		for (j = 0; j < n; j++)
+			if (rows[j].nested == nested && !strcmp(rows[j].sym, cb->sym))
+				break;
+		if (j == n) {
+			/* keep them sorted: callback name, then outermost before nested */
+			for (j = 0; j < n; j++) {
+				int c = strcmp(cb->sym, rows[j].sym);
+
+				if (c < 0 || (c == 0 && nested < rows[j].nested))
+					break;
+			}
+			memmove(&rows[j + 1], &rows[j], (n - j) * sizeof(*rows));
+			memset(&rows[j], 0, sizeof(*rows));
+			rows[j].sym = cb->sym;
+			rows[j].nested = nested;
+			n++;
+		}
+		rows[j].calls += cb->calls;
+		rows[j].ns += cb->ns;
+		rows[j].bytes += cb->bytes;
+	}
+	static const char *const names[] = { "kvmwalk_walks_total", "kvmwalk_walk_seconds_total",
+					     "kvmwalk_walk_bytes_total" };
+	static const char *const helps[] = {
+		"kvm_pgtable_walk calls by walker callback; nested walks run inside another walk.",
+		"Time in kvm_pgtable_walk by walker callback (inclusive of nested walks).",
+		"Bytes of IPA space walked by kvm_pgtable_walk by walker callback.",
+	};
+	for (int k = 0; k < 3; k++) {
+		family(f, names[k], "counter", helps[k]);
+		for (size_t i = 0; i < n; i++) {
+			const char *kv[] = { "callback", rows[i].sym[0] ? rows[i].sym : "unknown",
+					     "nested", rows[i].nested ? "true" : "false", NULL };
+
+			if (k == 1)
+				put_ns(f, names[k], kv, rows[i].ns);
+			else
+				put_u64(f, names[k], kv, k ? rows[i].bytes : rows[i].calls);
+		}
+	}
+	free(rows);
+	return 0;
+}
+
+static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	const __u64 *c = r->counters;
+
+	if (in_arch(r, KW_P_SPLIT_WALKER) || in_arch(r, KW_P_UNMAP_WALKER)) {
+		family(f, "kvmwalk_visits_total", "counter",
+		       "Entries visited by the stage-2 walker callbacks, by level (-1..3) and outcome: "
+		       "split walker nothing/split/failed, unmap walker invalid/cleared/table.");
+		for (int w = 0; w < KW_NR_WALKERS; w++) {
+			if (!in_arch(r, w == KW_W_SPLIT ? KW_P_SPLIT_WALKER : KW_P_UNMAP_WALKER))
+				continue;
+			for (int l = 0; l < KW_NR_LEVELS; l++) {
+				char lvl[8];
+
+				snprintf(lvl, sizeof(lvl), "%d", l - 1);
+				for (int out = 0; out < KW_NR_OUTCOMES; out++)
+					put_u64(f, "kvmwalk_visits_total",
+						(const char *const[]){ "walker", kw_walker_names[w],
+								       "level", lvl, "outcome",
+								       kw_outcome_name(w, out),
+								       NULL },
+						r->visits[KW_VISIT_IDX(w, l, out)]);
+			}
+		}
+	}
+	if (!in_arch(r, KW_P_S2_UNMAP))
+		return;
+	family(f, "kvmwalk_unmap_calls_total", "counter",
+	       "kvm_pgtable_stage2_unmap calls that returned.");
+	put_u64(f, "kvmwalk_unmap_calls_total", NULL, c[KW_C_UNMAP_CALLS]);
+	family(f, "kvmwalk_unmap_empty_calls_total", "counter",
+	       "kvm_pgtable_stage2_unmap calls that cleared no valid leaf.");
+	put_u64(f, "kvmwalk_unmap_empty_calls_total", NULL, c[KW_C_UNMAP_EMPTY]);
+	family(f, "kvmwalk_unmap_leaves_cleared_total", "counter",
+	       "Valid leaf entries cleared by kvm_pgtable_stage2_unmap.");
+	put_u64(f, "kvmwalk_unmap_leaves_cleared_total", NULL, c[KW_C_UNMAP_CLEARED]);
+	family(f, "kvmwalk_unmap_call_leaves_cleared", "histogram",
+	       "Valid leaf entries cleared per kvm_pgtable_stage2_unmap call.");
+	put_hist(f, "kvmwalk_unmap_call_leaves_cleared", NULL, &r->unmap_cleared, UNIT_COUNT,
+		 o->buckets);
+
+	family(f, "kvmwalk_tlb_flushes_total", "counter",
+	       "Range TLB flushes by the stage-2 operation that issued them (call).");
+	for (int e = 0; e < KW_NR_ENCL; e++)
+		put_u64(f, "kvmwalk_tlb_flushes_total",
+			(const char *const[]){ "call", kw_encl_names[e], NULL },
+			c[KW_C_FLUSH_ENCL + e]);
+	family(f, "kvmwalk_tlb_flush_pages_total", "counter",
+	       "Pages named by range TLB flushes, by the operation that issued them (call).");
+	for (int e = 0; e < KW_NR_ENCL; e++)
+		put_u64(f, "kvmwalk_tlb_flush_pages_total",
+			(const char *const[]){ "call", kw_encl_names[e], NULL },
+			c[KW_C_FLUSH_ENCL_PAGES + e]);
+
+	__u64 empty = c[KW_C_EMPTY_FLUSHES], all = c[KW_C_UNMAP_FLUSHES];
+	__u64 empty_ns = c[KW_C_EMPTY_FLUSH_NS], all_ns = c[KW_C_UNMAP_FLUSH_NS];
+
+	family(f, "kvmwalk_unmap_tlb_flushes_total", "counter",
+	       "Range TLB flushes inside kvm_pgtable_stage2_unmap; empty=\"true\": the unmap call "
+	       "cleared no leaf, so the flush invalidated nothing.");
+	put_u64(f, "kvmwalk_unmap_tlb_flushes_total",
+		(const char *const[]){ "empty", "false", NULL }, all > empty ? all - empty : 0);
+	put_u64(f, "kvmwalk_unmap_tlb_flushes_total", (const char *const[]){ "empty", "true", NULL },
+		empty);
+	family(f, "kvmwalk_unmap_tlb_flush_seconds_total", "counter",
+	       "Time in range TLB flushes inside kvm_pgtable_stage2_unmap, empty or not.");
+	put_ns(f, "kvmwalk_unmap_tlb_flush_seconds_total",
+	       (const char *const[]){ "empty", "false", NULL }, all_ns > empty_ns ? all_ns - empty_ns : 0);
+	put_ns(f, "kvmwalk_unmap_tlb_flush_seconds_total",
+	       (const char *const[]){ "empty", "true", NULL }, empty_ns);
+}
+
+static void put_x86(FILE *f, const struct kw_recording *r)
+{
+	const __u64 *c = r->counters;
+
+	if (in_arch(r, KW_P_TDP_ZAP_LEAFS)) {
+		family(f, "kvmwalk_zap_range_pages_total", "counter",
+		       "Guest frames in the ranges given to tdp_mmu_zap_leafs.");
+		put_u64(f, "kvmwalk_zap_range_pages_total", NULL, c[KW_C_ZAP_GFNS]);
+		family(f, "kvmwalk_zap_leaves_zapped_total", "counter",
+		       "Present leaf SPTEs zapped inside tdp_mmu_zap_leafs.");
+		put_u64(f, "kvmwalk_zap_leaves_zapped_total", NULL, c[KW_C_ZAP_ZAPPED]);
+	}
+	if (in_arch(r, KW_P_SPTE_CHANGED)) {
+		family(f, "kvmwalk_spte_changes_total", "counter",
+		       "kvmmmu:kvm_tdp_mmu_spte_changed events seen.");
+		put_u64(f, "kvmwalk_spte_changes_total", NULL, c[KW_C_SPTE_CHANGES]);
+	}
+	if (in_arch(r, KW_P_FAST_PF)) {
+		family(f, "kvmwalk_fast_page_faults_total", "counter",
+		       "fast_page_fault returns by outcome (RET_PF_* name from the kvm module's BTF).");
+		for (int i = 0; i < KW_NR_PF_RET; i++) {
+			char name[40];
+
+			if (r->pf_ret_names[i][0])
+				snprintf(name, sizeof(name), "%s", r->pf_ret_names[i]);
+			else if (i == KW_NR_PF_RET - 1)
+				snprintf(name, sizeof(name), "other");
+			else
+				snprintf(name, sizeof(name), "ret_%d", i);
+			put_u64(f, "kvmwalk_fast_page_faults_total",
+				(const char *const[]){ "outcome", name, NULL }, c[KW_C_PF_RET + i]);
+		}
+	}
+}
+
+static void put_health(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	static const struct {
+		int counter;
+		const char *reason;
+	} drops[] = {
+		{ KW_C_TASK_FULL, "task_map_full" },
+		{ KW_C_DEPTH_OVERFLOW, "walk_depth_overflow" },
+		{ KW_C_CB_FULL, "callback_map_full" },
+		{ KW_C_TRIG_FULL, "trigger_map_full" },
+	};
+	const struct prom_facts *fa = o->facts;
+
+	family(f, "kvmwalk_dropped_events_total", "counter",
+	       "Events the BPF programs could not record, by reason (a bounded map was full, "
+	       "walks nested too deep).");
+	for (size_t i = 0; i < sizeof(drops) / sizeof(drops[0]); i++)
+		put_u64(f, "kvmwalk_dropped_events_total",
+			(const char *const[]){ "reason", drops[i].reason, NULL },
+			r->counters[drops[i].counter]);
+
+	family(f, "kvmwalk_bpf_stats_enabled", "gauge",
+	       "1 if BPF run-time statistics are on, so the probe cost below is measured.");
+	put_u64(f, "kvmwalk_bpf_stats_enabled", NULL, r->overhead.stats_enabled);
+	family(f, "kvmwalk_bpf_run_seconds_total", "counter",
+	       "Time the kernel spent running each of kvmwalk's BPF programs.");
+	if (fa && fa->nprogs) {
+		for (size_t i = 0; i < fa->nprogs; i++)
+			put_ns(f, "kvmwalk_bpf_run_seconds_total",
+			       (const char *const[]){ "program", fa->progs[i].name, NULL },
+			       fa->progs[i].run_ns);
+	} else {
+		put_ns(f, "kvmwalk_bpf_run_seconds_total",
+		       (const char *const[]){ "program", "all", NULL }, r->overhead.run_ns);
+	}
+	family(f, "kvmwalk_bpf_runs_total", "counter", "Runs of each of kvmwalk's BPF programs.");
+	if (fa && fa->nprogs) {
+		for (size_t i = 0; i < fa->nprogs; i++)
+			put_u64(f, "kvmwalk_bpf_runs_total",
+				(const char *const[]){ "program", fa->progs[i].name, NULL },
+				fa->progs[i].run_cnt);
+	} else {
+		put_u64(f, "kvmwalk_bpf_runs_total", (const char *const[]){ "program", "all", NULL },
+			r->overhead.run_cnt);
+	}
+	family(f, "kvmwalk_measured_seconds_total", "counter",
+	       "Time inside the outermost measured kernel work (walks at depth 0, x86 zaps and fast "
+	       "faults): the denominator of the probes' relative cost.");
+	put_ns(f, "kvmwalk_measured_seconds_total", NULL, r->overhead.measured_ns);
+}
+
+int prom_write(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	int err;
+
+	put_info(f, r, o);
+	put_funcs(f, r, o);
+	if ((err = put_triggers(f, r, o)))
+		return err;
+	if ((err = put_walks(f, r)))
+		return err;
+	put_arm64(f, r, o);
+	put_x86(f, r);
+	put_health(f, r, o);
+	return ferror(f) ? -EIO : 0;
+}
+
+int prom_render(const struct kw_recording *r, const struct prom_opts *o, char **buf, size_t *len)
+{
+	FILE *f;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	if (!f)
+		return -errno;
+	err = prom_write(f, r, o);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+	}
+	return err;
+}
