@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kvmwalk-bench: the probe-body cost table (issue 6 part 1) and the user-space cost table (part
+ * 4). The printers here are plain C on plain numbers, unit-tested in tests/unit/test_bench.c;
+ * only probes.c touches libbpf.
+ */
+#ifndef KW_BENCH_H
+#define KW_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define BENCH_MAX_ROUNDS 101
+
+/* One program pair (or none), measured once per round. */
+struct bench_variant {
+	const char *key;	/* "a", "b", ...; "-" for the loop without probes */
+	const char *name;	/* <= 34 characters */
+	bool breakdown;		/* a part of (c), printed indented */
+	bool prototype;		/* not kvmwalk code: a proposal, labelled as such */
+	bool on;		/* selected and attachable */
+	int rounds;		/* rounds measured */
+	double ev[BENCH_MAX_ROUNDS];	/* ns per event: both programs' run_time_ns/run_cnt summed */
+	double loop[BENCH_MAX_ROUNDS];	/* ns per syscall of the timed loop */
+	double over[BENCH_MAX_ROUNDS];	/* loop minus the no-probe loop of the same round */
+};
+
+struct bench_summary {
+	double ev, ev_min, ev_max;	/* medians and extremes over rounds; NAN if not measured */
+	double loop, over;
+};
+
+void bench_summarise(const struct bench_variant *v, struct bench_summary *s);
+
+/*
+ * "met" when ratio <= target, else "MISSED by D (P %)": how far above the target the ratio is,
+ * absolute and relative to the target. "n/a" for a NAN ratio.
+ */
+const char *bench_verdict(char *buf, size_t size, double ratio, double target);
+
+struct bench_header {
+	const char *kernel;	/* uname -r */
+	int rounds;
+	long calls;		/* syscalls per variant per round */
+	int cpu;		/* pinned CPU, -1 if not pinned */
+	int ncpus;
+	unsigned int probe;	/* kvmwalk probe index the (c) pair updates */
+};
+
+/*
+ * The table, <= 80 columns. variants[] in print order; the ratios c/b and c/d (and e/b, e/d for
+ * the prototype) are computed from the variants with those keys.
+ */
+void bench_print_table(FILE *f, const struct bench_header *h, const struct bench_variant *variants,
+		       int n);
+
+/* Per-round values, one line per variant and round, for docs and debugging. */
+void bench_print_raw(FILE *f, const struct bench_variant *variants, int n);
+
+#endif /* KW_BENCH_H */

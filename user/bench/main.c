@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kvmwalk-bench: what kvmwalk's probes and its user space cost (issue 6, docs/performance.md). */
+#include <argp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "probes.h"
+
+const char *argp_program_version = "kvmwalk-bench 0.1";
+
+static const char doc[] =
+	"kvmwalk-bench -- what kvmwalk's probe bodies cost\n\n"
+	"USAGE: kvmwalk-bench [OPTIONS]\n\n"
+	"Attaches program pairs to syscalls:sys_enter_getppid / sys_exit_getppid, one pair at a "
+	"time, alternating over rounds, and runs getppid() in a tight loop under each:\n"
+	"  a  an empty pair\n"
+	"  b  a pair that reads the clock on each side (the floor of any duration probe)\n"
+	"  c  kvmwalk's own duration probe: kw_enter()/kw_exit()/kw_exit_done() of bpf/kw.bpf.h\n"
+	"  t  breakdown of c: b plus the per-task hash entry (kw_task_get/kw_task_put)\n"
+	"  h  breakdown of c: b plus the statistics slot, two histogram updates, trigger lookup\n"
+	"  e  PROTOTYPE: c with the per-task state in task-local storage\n"
+	"  d  the bpftrace hist() one-liner, its programs taken by id\n"
+	"ns/event is run_time_ns/run_cnt of both programs summed (BPF run-time statistics, enabled "
+	"for the run); the loop column is ns per call over the no-probe loop of the same round. "
+	"Prints medians over rounds, and the ratios c/b (target <= 1.5) and c/d (target <= 0.5). "
+	"Needs root (CAP_BPF + CAP_PERFMON) and a mounted tracefs."
+	"\v"
+	"EXAMPLES:\n"
+	"  kvmwalk-bench                      all variants, 11 rounds of 200000 calls\n"
+	"  kvmwalk-bench -r 21 -n 500000 --cpu 1\n"
+	"  kvmwalk-bench --variants abc --no-bpftrace\n"
+	"  kvmwalk-bench --raw                also print every round's values\n";
+
+enum {
+	OPT_CPU = 1000,
+	OPT_VARIANTS,
+	OPT_BPFTRACE,
+	OPT_NO_BPFTRACE,
+	OPT_RAW,
+	OPT_PROBE,
+};
+
+static const struct argp_option options[] = {
+	{ "rounds", 'r', "N", 0, "Rounds, each variant once per round (default 11, odd is best)", 0 },
+	{ "calls", 'n', "N", 0, "getppid() calls per variant per round (default 200000)", 0 },
+	{ "cpu", OPT_CPU, "CPU", 0, "Pin the loop to CPU (default: not pinned)", 0 },
+	{ "variants", OPT_VARIANTS, "KEYS", 0, "Only these variants, e.g. abcd (default: all)", 0 },
+	{ "bpftrace", OPT_BPFTRACE, "PATH", 0, "bpftrace binary (default: bpftrace in PATH)", 0 },
+	{ "no-bpftrace", OPT_NO_BPFTRACE, NULL, 0, "Leave out the bpftrace pair (d)", 0 },
+	{ "probe", OPT_PROBE, "IDX", 0, "kvmwalk probe index the c/t/h/e pairs update (default 8)", 0 },
+	{ "raw", OPT_RAW, NULL, 0, "Also print each round's values", 0 },
+	{ "verbose", 'v', NULL, 0, "Progress on stderr", 0 },
+	{},
+};
+
+static struct bench_probe_opts opts = {
+	.rounds = 11,
+	.calls = 200000,
+	.cpu = -1,
+	.bpftrace = "bpftrace",
+	.probe = 8, /* KW_P_TDP_ZAP_LEAFS */
+};
+
+static long num_arg(struct argp_state *state, const char *arg, long min, long max)
+{
+	char *end;
+	long v;
+
+	v = strtol(arg, &end, 0);
+	if (!*arg || *end || v < min || v > max)
+		argp_error(state, "'%s' is not a number in [%ld, %ld]", arg, min, max);
+	return v;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'r':
+		opts.rounds = num_arg(state, arg, 1, BENCH_MAX_ROUNDS);
+		break;
+	case 'n':
+		opts.calls = num_arg(state, arg, 100, 100000000);
+		break;
+	case OPT_CPU:
+		opts.cpu = num_arg(state, arg, 0, 4095);
+		break;
+	case OPT_VARIANTS:
+		if (strspn(arg, "abcdeth") != strlen(arg) || !*arg)
+			argp_error(state, "--variants takes letters of abcdeth");
+		opts.variants = arg;
+		break;
+	case OPT_BPFTRACE:
+		opts.bpftrace = arg;
+		break;
+	case OPT_NO_BPFTRACE:
+		opts.bpftrace = NULL;
+		break;
+	case OPT_PROBE:
+		opts.probe = num_arg(state, arg, 0, 31);
+		break;
+	case OPT_RAW:
+		opts.raw = true;
+		break;
+	case 'v':
+		opts.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_usage(state);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { .options = options, .parser = parse_opt, .doc = doc };
+	int err;
+
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return 1;
+	return bench_probes(&opts) ? 1 : 0;
+}
