@@ -161,3 +161,25 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 		$(HOSTOUT)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECS) -max_len=65536 -print_final_stats=1 \
 			$(HOSTOUT)/fuzz/new-$$t tests/fuzz/corpus/$$t 2>&1 | tail -n 12 || exit 1; \
 	done
+
+# --- make bench: probe-body cost table (issue 6, docs/performance.md) ------------------------------
+# kvmwalk-bench: its own BPF object and skeleton (bpf/bench.bpf.c includes bpf/kw.bpf.h, so the
+# benchmark always times the current probe bodies). scripts/bench installs bpftrace and mounts
+# tracefs when needed, then runs it; BENCH_ARGS are passed on (e.g. BENCH_ARGS="-r 21 --cpu 1").
+BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/table.c user/stats.c
+BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
+
+$(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name bench_bpf > $@
+
+$(BENCH_OBJS): $(wildcard user/bench/*.h)
+$(OUT)/bench/probes.o: $(OUT)/bench.skel.h
+
+$(OUT)/kvmwalk-bench: $(BENCH_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -static $^ -o $@ -lbpf -lelf -lz -lzstd -lm
+
+.PHONY: bench
+bench: setup $(OUT)/kvmwalk-bench
+	$(Q)scripts/bench $(OUT)/kvmwalk-bench $(BENCH_ARGS)
