@@ -226,7 +226,7 @@ static int measure(int v, int round, long calls, double none_loop)
 		}
 	}
 	x->ev[round] = ev;
-	x->over[round] = x->loop[round] - none_loop;
+	x->over[round] = v == V_NONE ? 0 : x->loop[round] - none_loop;
 cleanup:
 	if (v != V_NONE)
 		pair_detach(p);
