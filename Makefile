@@ -183,3 +183,6 @@ $(OUT)/kvmwalk-bench: $(BENCH_OBJS)
 .PHONY: bench
 bench: setup $(OUT)/kvmwalk-bench
 	$(Q)scripts/bench $(OUT)/kvmwalk-bench $(BENCH_ARGS)
+# The table printer is plain C: unit-tested with the rest (tests/unit/test_bench.c).
+UNIT_LIB_SRCS += user/bench/table.c
+$(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san: user/bench/table.c user/bench/bench.h
