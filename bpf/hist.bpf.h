@@ -74,9 +74,10 @@ static __always_inline void kw_hist_add(struct kw_hist *h, __u64 v)
 	__u32 b = kw_hist_bucket(v);
 
 	/*
-	 * b is always below KW_HIST_NR_BUCKETS, but the verifier loses that through the shifts. Without
-	 * barrier_var() clang tests a copy of b and indexes with the original, whose bounds the verifier
-	 * then does not know; the barrier makes the tested register the one used as the index.
+	 * b is always below KW_HIST_NR_BUCKETS, but the verifier loses that through the shifts.
+	 * Without barrier_var() clang tests a copy of b and indexes with the original, whose bounds
+	 * the verifier then does not know; the barrier makes the tested register the one used as
+	 * the index.
 	 */
 	barrier_var(b);
 	if (b >= KW_HIST_NR_BUCKETS)

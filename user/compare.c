@@ -217,7 +217,8 @@ static void print_text(FILE *f, const struct kw_compare *c)
 			fprintf(f, "%.*s\n", TEXT_COLS, group);
 		}
 		fprintf(f, "  %-24.24s %8s %8s %8s%c %s\n", r->metric,
-			fmt_num(b, sizeof(b), ch->base_median), fmt_num(n, sizeof(n), ch->new_median),
+			fmt_num(b, sizeof(b), ch->base_median),
+			fmt_num(n, sizeof(n), ch->new_median),
 			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? '*' : ' ',
 			fmt_interval(iv, sizeof(iv), ch));
 	}
@@ -243,7 +244,8 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 		char b[16], n[16], d[16], iv[40];
 
 		fprintf(f, "| `%s` | %s | %s | %s | %s%s | %s |\n", r->group, r->metric,
-			fmt_num(b, sizeof(b), ch->base_median), fmt_num(n, sizeof(n), ch->new_median),
+			fmt_num(b, sizeof(b), ch->base_median),
+			fmt_num(n, sizeof(n), ch->new_median),
 			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? " *" : "",
 			fmt_interval(iv, sizeof(iv), ch));
 	}
@@ -269,10 +271,12 @@ static int print_json(FILE *f, const struct kw_compare *c)
 	json_object_set_new(root, "schema", json_string("kvmwalk-compare/1"));
 	json_object_set_new(root, "level", json_real(c->level));
 	json_object_set_new(root, "method", json_string(method_name(c->method)));
-	json_object_set_new(root, "base", json_pack("{sIssss}", "runs", (json_int_t)c->n_base,
-						    "kernel", c->base_kernel, "arch", c->base_arch));
-	json_object_set_new(root, "new", json_pack("{sIssss}", "runs", (json_int_t)c->n_new,
-						   "kernel", c->new_kernel, "arch", c->new_arch));
+	json_object_set_new(root, "base",
+			    json_pack("{sIssss}", "runs", (json_int_t)c->n_base, "kernel",
+				      c->base_kernel, "arch", c->base_arch));
+	json_object_set_new(root, "new",
+			    json_pack("{sIssss}", "runs", (json_int_t)c->n_new, "kernel",
+				      c->new_kernel, "arch", c->new_arch));
 	for (i = 0; i < c->nrows; i++) {
 		const struct kw_compare_row *r = &c->rows[i];
 		const struct kw_change *ch = &r->change;
@@ -288,8 +292,8 @@ static int print_json(FILE *f, const struct kw_compare *c)
 				    ch->has_interval ? json_pack("[oo]", num(ch->ci_low_pct),
 								 num(ch->ci_high_pct))
 						     : json_null());
-		json_object_set_new(o, "confidence", ch->has_interval ? json_real(ch->confidence)
-								      : json_null());
+		json_object_set_new(o, "confidence",
+				    ch->has_interval ? json_real(ch->confidence) : json_null());
 		json_object_set_new(o, "significant", json_boolean(ch->significant));
 		json_array_append_new(rows, o);
 	}

@@ -13,7 +13,7 @@
 #include "stats.h"
 
 struct kw_compare_row {
-	char group[64];  /* the probe's name, or "counters" */
+	char group[64];	 /* the probe's name, or "counters" */
 	char metric[32]; /* "calls", "p50 ns", "p99 ns", "total ns", or a counter's name */
 	struct kw_change change;
 };

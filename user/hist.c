@@ -166,7 +166,8 @@ int kw_hist_fprint(FILE *f, const struct kw_hist *h, const char *unit)
 	}
 	fprintf(f, "count %llu  min %llu  max %llu\n", (unsigned long long)h->count,
 		(unsigned long long)(h->count ? h->min : 0), (unsigned long long)h->max);
-	fprintf(f, "mean %s  p50 %s  p90 %s  p99 %s\n", fmt_val(mean, sizeof(mean), kw_hist_mean(h)),
+	fprintf(f, "mean %s  p50 %s  p90 %s  p99 %s\n",
+		fmt_val(mean, sizeof(mean), kw_hist_mean(h)),
 		fmt_val(p50, sizeof(p50), kw_hist_quantile(h, 0.50)),
 		fmt_val(p90, sizeof(p90), kw_hist_quantile(h, 0.90)),
 		fmt_val(p99, sizeof(p99), kw_hist_quantile(h, 0.99)));

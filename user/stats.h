@@ -24,7 +24,7 @@ double kw_quantile_sorted(const double *x, size_t n, double q);
 
 struct kw_shift {
 	double estimate;   /* median of all pairwise differences y_j - x_i */
-	double lo, hi;     /* confidence interval for the shift, when has_interval */
+	double lo, hi;	   /* confidence interval for the shift, when has_interval */
 	double confidence; /* what the interval achieves, exactly (or by normal approximation) */
 	bool has_interval;
 };
@@ -68,12 +68,12 @@ enum kw_ci_method {
 struct kw_change {
 	size_t n_base, n_new;
 	double base_median, new_median;
-	double delta_pct;	       /* 100 * (new_median / base_median - 1); NAN if base_median is 0 */
-	double shift_pct;	       /* the method's own estimate of the change, in percent */
+	double delta_pct; /* 100 * (new_median / base_median - 1); NAN if base_median is 0 */
+	double shift_pct; /* the method's own estimate of the change, in percent */
 	double ci_low_pct, ci_high_pct; /* when has_interval */
-	double confidence;	       /* achieved (Hodges-Lehmann) or nominal (bootstrap) */
-	bool has_interval;	       /* false with one run on a side, or nothing to divide by */
-	bool significant;	       /* interval excludes 0 at confidence >= KW_MIN_CONFIDENCE */
+	double confidence;		/* achieved (Hodges-Lehmann) or nominal (bootstrap) */
+	bool has_interval;		/* false with one run on a side, or nothing to divide by */
+	bool significant;		/* interval excludes 0 at confidence >= KW_MIN_CONFIDENCE */
 	enum kw_ci_method method;
 };
 

@@ -134,8 +134,9 @@ static void changes(void)
 
 static int print_change(FILE *f, const char *name, const struct kw_change *c)
 {
-	return fprintf(f, "%-10s %zu/%zu base %.3f new %.3f delta %+.3f%% shift %+.3f%% "
-			  "ci %s[%+.3f, %+.3f] conf %.4f%s\n",
+	return fprintf(f,
+		       "%-10s %zu/%zu base %.3f new %.3f delta %+.3f%% shift %+.3f%% "
+		       "ci %s[%+.3f, %+.3f] conf %.4f%s\n",
 		       name, c->n_base, c->n_new, c->base_median, c->new_median, c->delta_pct,
 		       c->shift_pct, c->has_interval ? "" : "none ", c->ci_low_pct, c->ci_high_pct,
 		       c->confidence, c->significant ? " significant" : "");
