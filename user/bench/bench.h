@@ -58,4 +58,25 @@ void bench_print_table(FILE *f, const struct bench_header *h, const struct bench
 /* Per-round values, one line per variant and round, for docs and debugging. */
 void bench_print_raw(FILE *f, const struct bench_variant *variants, int n);
 
+/* User-space cost (part 4): the steps timed for each (per-CPU width, keyed rows). */
+enum bench_user_step {
+	BU_READ,	/* read every map into a kw_recording (simulated copy + the loader's merge) */
+	BU_JSON,	/* kw_recording_write: the recording file */
+	BU_PARSE,	/* kw_recording_parse: what `kvmwalk report FILE` reads first */
+	BU_REPORT,	/* kw_report_text */
+	BU_SCRAPE,	/* prom_render, log2 buckets */
+	BU_SCRAPE_FINE, /* prom_render, fine buckets */
+	BU_NR_STEPS,
+};
+
+struct bench_user_row {
+	int ncpus, rows;
+	size_t read_buf;	/* the reader's per-CPU buffer: ncpus x the largest value */
+	size_t kernel_bytes;	/* what the maps hold for this width: copied on every read */
+	double ms[BU_NR_STEPS];	/* medians */
+	size_t bytes[BU_NR_STEPS]; /* heap held by the recording (BU_READ), output size (others) */
+};
+
+void bench_print_user(FILE *f, const struct bench_user_row *rows, int n, int reps);
+
 #endif /* KW_BENCH_H */

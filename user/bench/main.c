@@ -7,12 +7,15 @@
 
 #include "bench.h"
 #include "probes.h"
+#include "userspace.h"
 
 const char *argp_program_version = "kvmwalk-bench 0.1";
 
 static const char doc[] =
 	"kvmwalk-bench -- what kvmwalk's probe bodies cost\n\n"
-	"USAGE: kvmwalk-bench [OPTIONS]\n\n"
+	"USAGE: kvmwalk-bench [probes] [OPTIONS]\n"
+	"       kvmwalk-bench user [--cpus LIST] [--rows LIST] [--reps N]\n\n"
+	"probes (the default):\n"
 	"Attaches program pairs to syscalls:sys_enter_getppid / sys_exit_getppid, one pair at a "
 	"time, alternating over rounds, and runs getppid() in a tight loop under each:\n"
 	"  a  an empty pair\n"
@@ -25,13 +28,19 @@ static const char doc[] =
 	"ns/event is run_time_ns/run_cnt of both programs summed (BPF run-time statistics, enabled "
 	"for the run); the loop column is ns per call over the no-probe loop of the same round. "
 	"Prints medians over rounds, and the ratios c/b (target <= 1.5) and c/d (target <= 0.5). "
-	"Needs root (CAP_BPF + CAP_PERFMON) and a mounted tracefs."
+	"Needs root (CAP_BPF + CAP_PERFMON) and a mounted tracefs.\n\n"
+	"user: what reading every map into a recording and rendering it costs (the recording JSON, "
+	"its parse, the text report, the Prometheus scrape), as the per-CPU map width (--cpus) and "
+	"the keyed rows (walker callbacks and trigger rows, --rows) grow. Synthetic contents; the "
+	"map read is simulated (copy + the loader's merge), the lookup syscalls are timed once on "
+	"real maps at this machine's width."
 	"\v"
 	"EXAMPLES:\n"
 	"  kvmwalk-bench                      all variants, 11 rounds of 200000 calls\n"
 	"  kvmwalk-bench -r 21 -n 500000 --cpu 1\n"
 	"  kvmwalk-bench --variants abc --no-bpftrace\n"
-	"  kvmwalk-bench --raw                also print every round's values\n";
+	"  kvmwalk-bench --raw                also print every round's values\n"
+	"  kvmwalk-bench user --cpus 2,64,512 --rows 16,1024\n";
 
 enum {
 	OPT_CPU = 1000,
@@ -40,6 +49,9 @@ enum {
 	OPT_NO_BPFTRACE,
 	OPT_RAW,
 	OPT_PROBE,
+	OPT_CPUS,
+	OPT_ROWS,
+	OPT_REPS,
 };
 
 static const struct argp_option options[] = {
@@ -52,6 +64,9 @@ static const struct argp_option options[] = {
 	{ "probe", OPT_PROBE, "IDX", 0, "kvmwalk probe index the c/t/h/e pairs update (default 8)", 0 },
 	{ "raw", OPT_RAW, NULL, 0, "Also print each round's values", 0 },
 	{ "verbose", 'v', NULL, 0, "Progress on stderr", 0 },
+	{ "cpus", OPT_CPUS, "LIST", 0, "user: per-CPU widths (default 2,16,64,256,1024)", 0 },
+	{ "rows", OPT_ROWS, "LIST", 0, "user: keyed rows (default 16,256,1024)", 0 },
+	{ "reps", OPT_REPS, "N", 0, "user: repetitions per configuration (default 7)", 0 },
 	{},
 };
 
@@ -63,6 +78,14 @@ static struct bench_probe_opts opts = {
 	.probe = 8, /* KW_P_TDP_ZAP_LEAFS */
 };
 
+#define MAX_LIST 16
+
+static bool user_mode;
+static int cpus[MAX_LIST] = { 2, 16, 64, 256, 1024 }, rows[MAX_LIST] = { 16, 256, 1024 };
+static struct bench_user_opts uopts = {
+	.ncpus = cpus, .ncpus_n = 5, .rows = rows, .rows_n = 3, .reps = 7,
+};
+
 static long num_arg(struct argp_state *state, const char *arg, long min, long max)
 {
 	char *end;
@@ -72,6 +95,21 @@ static long num_arg(struct argp_state *state, const char *arg, long min, long ma
 	if (!*arg || *end || v < min || v > max)
 		argp_error(state, "'%s' is not a number in [%ld, %ld]", arg, min, max);
 	return v;
+}
+
+static int list_arg(struct argp_state *state, char *arg, int *out, long max)
+{
+	char *tok, *save = NULL;
+	int n = 0;
+
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_LIST)
+			argp_error(state, "at most %d values", MAX_LIST);
+		out[n++] = num_arg(state, tok, 1, max);
+	}
+	if (!n)
+		argp_error(state, "an empty list");
+	return n;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -106,8 +144,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'v':
 		opts.verbose = true;
 		break;
+	case OPT_CPUS:
+		uopts.ncpus_n = list_arg(state, arg, cpus, 8192);
+		break;
+	case OPT_ROWS:
+		uopts.rows_n = list_arg(state, arg, rows, KW_BENCH_MAX_ROWS);
+		break;
+	case OPT_REPS:
+		uopts.reps = num_arg(state, arg, 1, BENCH_MAX_ROUNDS);
+		break;
 	case ARGP_KEY_ARG:
-		argp_usage(state);
+		if (state->arg_num == 0 && !strcmp(arg, "user"))
+			user_mode = true;
+		else if (state->arg_num != 0 || strcmp(arg, "probes"))
+			argp_usage(state);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -123,5 +173,7 @@ int main(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return 1;
+	if (user_mode)
+		return bench_user(&uopts) ? 1 : 0;
 	return bench_probes(&opts) ? 1 : 0;
 }

@@ -150,3 +150,26 @@ void bench_print_raw(FILE *f, const struct bench_variant *v, int n)
 				v[i].over[r]);
 	}
 }
+
+void bench_print_user(FILE *f, const struct bench_user_row *r, int n, int reps)
+{
+	int i;
+
+	fprintf(f, "kvmwalk bench: user-space cost of reading all maps and rendering them\n");
+	fprintf(f, "synthetic contents, every CPU slot full; medians of %d repetitions; ms\n", reps);
+	fprintf(f, "read: copy + merge as loader__collect (lookup syscalls not included);\n"
+		"maps: what the per-CPU maps hold (copied on every read); mem: what a read\n"
+		"holds in user space (recording, keyed rows, per-CPU read buffer)\n\n");
+	fprintf(f, "%5s %5s %7s %7s %6s %6s %6s %6s %6s %6s %7s\n", "", "", "maps", "", "",
+		"JSON", "", "scrape", "", "", "scrape");
+	fprintf(f, "%5s %5s %7s %7s %6s %6s %6s %6s %6s %6s %7s\n", "CPUs", "rows", "KiB", "read",
+		"write", "parse", "report", "log2", "fine", "mem", "fine");
+	fprintf(f, "%5s %5s %7s %7s %6s %6s %6s %6s %6s %6s %7s\n", "", "", "", "ms", "ms", "ms",
+		"ms", "ms", "ms", "KiB", "KiB");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%5d %5d %7zu %7.2f %6.2f %6.2f %6.2f %6.2f %6.2f %6zu %7zu\n", r[i].ncpus,
+			r[i].rows, r[i].kernel_bytes >> 10, r[i].ms[BU_READ], r[i].ms[BU_JSON],
+			r[i].ms[BU_PARSE], r[i].ms[BU_REPORT], r[i].ms[BU_SCRAPE],
+			r[i].ms[BU_SCRAPE_FINE], r[i].bytes[BU_READ] >> 10,
+			r[i].bytes[BU_SCRAPE_FINE] >> 10);
+}
