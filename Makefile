@@ -166,7 +166,8 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 # kvmwalk-bench: its own BPF object and skeleton (bpf/bench.bpf.c includes bpf/kw.bpf.h, so the
 # benchmark always times the current probe bodies). scripts/bench installs bpftrace and mounts
 # tracefs when needed, then runs it; BENCH_ARGS are passed on (e.g. BENCH_ARGS="-r 21 --cpu 1").
-BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/table.c user/stats.c
+BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/table.c user/bench/userspace.c \
+	user/stats.c user/hist.c user/record.c user/report.c user/prom.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o
@@ -178,7 +179,7 @@ $(OUT)/bench/probes.o: $(OUT)/bench.skel.h
 
 $(OUT)/kvmwalk-bench: $(BENCH_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) -static $^ -o $@ -lbpf -lelf -lz -lzstd -lm
+	$(Q)$(CC) -static $^ -o $@ -lbpf -lelf -lz -lzstd -ljansson -lm
 
 .PHONY: bench
 bench: setup $(OUT)/kvmwalk-bench
