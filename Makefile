@@ -67,7 +67,8 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 BPF_FAMILIES_arm64 := pgtable trigger
 BPF_FAMILIES_x86 := tdp trigger
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
-KVMWALK_SRCS := user/main.c user/loader.c user/record.c user/report.c user/top.c user/hist.c
+KVMWALK_SRCS := user/main.c user/loader.c user/record.c user/report.c user/top.c user/hist.c \
+	user/prom.c user/serve.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | setup
@@ -92,7 +93,7 @@ $(OUT)/kvmwalk: $(KVMWALK_OBJS)
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
-UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/load/main.c user/load/kvm.c user/load/guest_%.c \
+UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/serve.c user/load/main.c user/load/kvm.c user/load/guest_%.c \
 	user/load/scenario.c,$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS))
@@ -187,3 +188,20 @@ bench: setup $(OUT)/kvmwalk-bench
 # The table printer is plain C: unit-tested with the rest (tests/unit/test_bench.c).
 UNIT_LIB_SRCS += user/bench/table.c
 $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san: user/bench/table.c user/bench/bench.h
+
+# --- kvmwalk serve: a static libmicrohttpd without HTTPS (scripts/build-mhd says why) ------------
+MHD := $(OUT)/mhd
+$(MHD)/lib/libmicrohttpd.a: scripts/build-mhd | setup
+	$(call msg,MHD,$@)
+	$(Q)scripts/build-mhd $(ARCH) $(MHD)
+
+$(OUT)/serve.o: ALL_CFLAGS += -I$(MHD)/include
+$(OUT)/serve.o: $(MHD)/lib/libmicrohttpd.a
+# a prerequisite, so it lands in the link line after the objects and before $(LDLIBS)
+$(OUT)/kvmwalk: $(MHD)/lib/libmicrohttpd.a
+
+# --- make promcheck: metric names in dashboards/ vs the exposition, promtool on rules and metrics --
+.PHONY: promcheck
+promcheck: $(HOSTOUT)/unit/runner
+	$(Q)cd tests/unit && ../../$(HOSTOUT)/unit/runner prom >/dev/null
+	$(Q)tests/prom/check-names

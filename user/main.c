@@ -14,6 +14,7 @@
 #include "loader.h"
 #include "record.h"
 #include "report.h"
+#include "serve.h"
 #include "top.h"
 
 static volatile sig_atomic_t got_signal;
@@ -456,6 +457,7 @@ static const struct {
 	{ "record", cmd_record, "record for a time, until Ctrl-C, or around a command" },
 	{ "report", cmd_report, "print a recording (text <= 80 columns, or --json)" },
 	{ "top", cmd_top, "live per-function rates and latencies" },
+	{ "serve", serve_main, "Prometheus exporter (HTTP on loopback, or a textfile)" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `kvmwalk serve`: Prometheus exporter over HTTP (libmicrohttpd) and node_exporter textfile.
+ *
+ * Order of events, and why:
+ *   1. load and attach (needs CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN for kprobes on older kernels),
+ *      read the maps once, with the privileges still there, for what only a privileged read gets
+ *      (the RET_PF_* names come from the kvm module's BTF, found through bpf(BTF_GET_NEXT_ID));
+ *   2. bind the listening socket (a port below 1024 still works) and open the textfile's
+ *      directory;
+ *   3. drop privileges: bounding and ambient sets emptied, --user's gid and uid, then capset() to
+ *      nothing, then PR_SET_NO_NEW_PRIVS. Capabilities are per thread, so this happens before
+ *      libmicrohttpd starts any thread: none of them ever held one. Reading the maps through the
+ *      file descriptors we hold needs no capability since Linux 6.5 (commit "bpf: Centralize
+ *      permissions checks for all BPF map types" moved the checks from every bpf() call to map
+ *      and program creation). On an older kernel with kernel.unprivileged_bpf_disabled set (the
+ *      default), every bpf() call needs CAP_BPF, so CAP_BPF alone is kept, and said so;
+ *   4. every --interval, read the maps, render the exposition once, and serve that buffer: a
+ *      scrape copies a buffer under a mutex and never touches the maps, so no number of scrapes
+ *      can slow the probes, and served values are at most one interval old.
+ */
+/* argp tables are positional; their trailing fields are meant to stay zero */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "loader.h"
+#include "prom.h"
+#include "serve.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:9464"
+#define MAX_CONNECTIONS 16
+#define MAX_PER_IP 8
+#define CONN_TIMEOUT_S 10
+/* Request line and headers must fit here (libmicrohttpd answers 431/413 beyond it). */
+#define CONN_MEMORY (16 * 1024)
+
+enum {
+	OPT_LISTEN = 1000,
+	OPT_TEXTFILE,
+	OPT_INTERVAL,
+	OPT_BUCKETS,
+	OPT_PER_VM,
+	OPT_USER,
+	OPT_ATTACH,
+	OPT_PROBE,
+	OPT_NO_VISITS,
+};
+
+struct serve_opts {
+	struct loader_opts lo;
+	const char *listen;	/* NULL: none (only --textfile) */
+	bool listen_given;
+	const char *textfile;
+	double interval;
+	enum prom_buckets buckets;
+	bool per_vm;
+	const char *user;
+};
+
+/* ---- options --------------------------------------------------------------------------------- */
+
+static const struct argp_option options[] = {
+	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
+	  "serve HTTP here (default " DEFAULT_LISTEN "; [::1]:9464 for IPv6, 0.0.0.0:9464 to expose "
+	  "it; without --listen, --textfile alone serves no HTTP)" },
+	{ "textfile", OPT_TEXTFILE, "PATH", 0,
+	  "also write the metrics to PATH (for node_exporter's textfile collector, PATH ends in "
+	  ".prom) every interval: a temporary file in the same directory, then rename()" },
+	{ "interval", OPT_INTERVAL, "SECS", 0,
+	  "read the maps every SECS seconds (default 5); served values are at most this old" },
+	{ "buckets", OPT_BUCKETS, "log2|fine", 0,
+	  "histogram resolution: a bucket per power of two (default), or per 12.5 % sub-bucket" },
+	{ "per-vm", OPT_PER_VM, NULL, 0,
+	  "a pid label (the VMM's process) on the trigger series: one series per VM, so mind the "
+	  "cardinality" },
+	{ "user", OPT_USER, "NAME", 0,
+	  "after attaching, also switch to this user (a name from /etc/passwd, or UID[:GID])" },
+	{ "pid", 'p', "PID", 0, "only the tasks of this process" },
+	{ "no-visits", OPT_NO_VISITS, NULL, 0,
+	  "leave out the per-entry callback probes (stage2_split_walker, stage2_unmap_walker)" },
+	{ "attach", OPT_ATTACH, "MODE", 0, "auto (default), fentry or kprobe" },
+	{ "probe", OPT_PROBE, "LIST", 0, "only these probes (comma-separated names)" },
+	{ "verbose", 'v', NULL, 0, "libbpf's messages, and each privilege step" },
+	{},
+};
+
+static double parse_secs(const char *arg, struct argp_state *state)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end || !(v >= 0.1) || v > 86400)
+		argp_error(state, "--interval takes seconds between 0.1 and 86400, not '%s'", arg);
+	return v;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct serve_opts *o = state->input;
+	char *end;
+
+	switch (key) {
+	case OPT_LISTEN:
+		o->listen = arg;
+		o->listen_given = true;
+		break;
+	case OPT_TEXTFILE:
+		if (!*arg)
+			argp_error(state, "--textfile needs a path");
+		o->textfile = arg;
+		break;
+	case OPT_INTERVAL:
+		o->interval = parse_secs(arg, state);
+		break;
+	case OPT_BUCKETS:
+		if (prom_buckets_parse(arg, &o->buckets))
+			argp_error(state, "--buckets is log2 or fine, not '%s'", arg);
+		break;
+	case OPT_PER_VM:
+		o->per_vm = true;
+		break;
+	case OPT_USER:
+		o->user = arg;
+		break;
+	case 'p':
+		o->lo.pid = strtoul(arg, &end, 10);
+		if (*end || !o->lo.pid)
+			argp_error(state, "--pid takes a process id, not '%s'", arg);
+		break;
+	case OPT_NO_VISITS:
+		o->lo.visits = false;
+		break;
+	case OPT_ATTACH:
+		if (strcmp(arg, "auto") && strcmp(arg, "fentry") && strcmp(arg, "kprobe"))
+			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
+		o->lo.attach = arg;
+		break;
+	case OPT_PROBE:
+		o->lo.probes = arg;
+		break;
+	case 'v':
+		o->lo.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (!o->listen_given && !o->textfile)
+			o->listen = DEFAULT_LISTEN;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, NULL,
+	"Prometheus exporter: attaches the probes, then serves their counters and histograms in the "
+	"text exposition format (0.0.4) on http://ADDR:PORT/metrics (a landing page on /), and/or "
+	"writes them for node_exporter's textfile collector. Metric names, labels and buckets are "
+	"listed in README.md (\"Fleet\"); dashboards/ has a Grafana dashboard and alert rules.\n\n"
+	"Privileges: loading and attaching need root (or CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN). Right "
+	"after, before any network code runs, kvmwalk empties its capability bounding, ambient, "
+	"inheritable, permitted and effective sets, switches to --user if given, and sets "
+	"no_new_privs. On kernels before 6.5 with kernel.unprivileged_bpf_disabled set, reading the "
+	"maps needs CAP_BPF on every call, so that one capability is kept (and reported). The "
+	"HTTP server accepts GET and HEAD only, at most 16 connections (8 per address), 16 KiB of "
+	"request and 10 s per connection.\n\n"
+	"USAGE: kvmwalk serve [--listen ADDR:PORT] [--textfile PATH] [--interval SECS] "
+	"[--buckets log2|fine] [--per-vm] [--user NAME]"
+	"\vExamples:\n"
+	"  kvmwalk serve\n"
+	"  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n"
+	"  kvmwalk serve --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom --interval 15\n"
+	"  curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
+	"SIGINT or SIGTERM stop it: everything is detached and the textfile removed.\n"
+	"Exit status: 0, 1 error, 2 usage, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, "
+	"5 not a KVM host, 6 a --probe is unavailable."
+};
+
+/* ---- state shared with the HTTP threads ------------------------------------------------------ */
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+static struct {
+	pthread_mutex_t lock;
+	char *text; /* the latest exposition, NULL before the first */
+	size_t len;
+} cache = { PTHREAD_MUTEX_INITIALIZER };
+
+static const char landing[] =
+	"<!DOCTYPE html>\n<html><head><title>kvmwalk exporter</title></head><body>\n"
+	"<h1>kvmwalk exporter</h1>\n"
+	"<p>What KVM's page-table walkers cost on this host.</p>\n"
+	"<p><a href=\"/metrics\">Metrics</a></p>\n</body></html>\n";
+
+static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, const char *type,
+			      const void *body, size_t len, enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)body, mode);
+	enum MHD_Result ret;
+
+	if (!resp)
+		return MHD_NO;
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(conn, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	static const char text_plain[] = "text/plain; charset=utf-8";
+	static int first_call;
+	enum MHD_Result ret;
+
+	(void)cls, (void)version, (void)upload;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return answer(conn, MHD_HTTP_METHOD_NOT_ALLOWED, text_plain, "GET or HEAD only\n",
+			      17, MHD_RESPMEM_PERSISTENT);
+	/* libmicrohttpd calls once with the headers, then with any body: refuse bodies */
+	if (!*con_cls) {
+		*con_cls = &first_call;
+		return MHD_YES;
+	}
+	if (*upload_size)
+		return answer(conn, MHD_HTTP_CONTENT_TOO_LARGE, text_plain, "no body expected\n", 17,
+			      MHD_RESPMEM_PERSISTENT);
+	if (!strcmp(url, "/"))
+		return answer(conn, MHD_HTTP_OK, "text/html; charset=utf-8", landing,
+			      sizeof(landing) - 1, MHD_RESPMEM_PERSISTENT);
+	if (strcmp(url, "/metrics"))
+		return answer(conn, MHD_HTTP_NOT_FOUND, text_plain, "not found: try /metrics\n", 24,
+			      MHD_RESPMEM_PERSISTENT);
+	pthread_mutex_lock(&cache.lock);
+	if (cache.text)
+		ret = answer(conn, MHD_HTTP_OK, PROM_CONTENT_TYPE, cache.text, cache.len,
+			     MHD_RESPMEM_MUST_COPY);
+	else
+		ret = answer(conn, MHD_HTTP_SERVICE_UNAVAILABLE, text_plain, "starting\n", 9,
+			     MHD_RESPMEM_PERSISTENT);
+	pthread_mutex_unlock(&cache.lock);
+	return ret;
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	fputs("kvmwalk serve: http: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
+/* ---- listening socket ------------------------------------------------------------------------ */
+
+/*
+ * "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (every IPv4 address); numeric only (inet_pton, not
+ * getaddrinfo: no NSS in a static binary). Returns a listening fd or -errno.
+ */
+static int listen_on(const char *spec)
+{
+	struct sockaddr_storage ss = {};
+	struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+	const char *colon = strrchr(spec, ':');
+	char host[64], *end;
+	unsigned long port;
+	socklen_t len;
+	int fd, one = 1, err;
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(host))
+		goto bad;
+	port = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || !port || port > 65535)
+		goto bad;
+	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		host[strlen(host) - 1] = '\0';
+		if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) != 1)
+			goto bad;
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		len = sizeof(*in6);
+	} else {
+		if (host[0] && inet_pton(AF_INET, host, &in4->sin_addr) != 1)
+			goto bad;
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons(port);
+		len = sizeof(*in4);
+	}
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+		err = -errno;
+		fprintf(stderr, "kvmwalk serve: cannot listen on %s: %s\n", spec, strerror(-err));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	return fd;
+bad:
+	fprintf(stderr,
+		"kvmwalk serve: --listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), not '%s'\n",
+		spec);
+	return -EINVAL;
+}
+
+/* ---- textfile -------------------------------------------------------------------------------- */
+
+struct textfile {
+	int dirfd;	/* the directory, opened once: a later rename of a parent cannot redirect us */
+	char base[256];
+	char tmp[300];
+};
+
+/* The target may be missing or a regular file; a symlink or anything else is refused. */
+static int textfile_check_target(const struct textfile *t, const char *path)
+{
+	struct stat st;
+
+	if (fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "kvmwalk serve: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "kvmwalk serve: %s is a symbolic link: refusing to replace it\n",
+			path);
+		return -ELOOP;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "kvmwalk serve: %s is not a regular file\n", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int textfile_open(struct textfile *t, const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int err;
+
+	t->dirfd = -1;
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	snprintf(t->base, sizeof(t->base), "%s", slash ? slash + 1 : path);
+	if (!t->base[0] || !strcmp(t->base, ".") || !strcmp(t->base, "..")) {
+		fprintf(stderr, "kvmwalk serve: --textfile %s names no file\n", path);
+		return -EINVAL;
+	}
+	/* not *.prom: node_exporter must never read a half-written file */
+	snprintf(t->tmp, sizeof(t->tmp), ".%s.%d.tmp", t->base, (int)getpid());
+	t->dirfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (t->dirfd < 0 || fstat(t->dirfd, &st)) {
+		err = -errno;
+		fprintf(stderr, "kvmwalk serve: --textfile directory %s: %s\n", dir, strerror(-err));
+		return err;
+	}
+	/* Anyone could swap the file under us in a world-writable directory without sticky bit. */
+	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+		fprintf(stderr, "kvmwalk serve: %s is world-writable: choose another directory\n",
+			dir);
+		return -EPERM;
+	}
+	return textfile_check_target(t, path);
+}
+
+static int textfile_write(const struct textfile *t, const char *path, const char *buf, size_t len)
+{
+	size_t off = 0;
+	int fd, err = 0;
+
+	if ((err = textfile_check_target(t, path)))
+		return err;
+	/* O_EXCL|O_NOFOLLOW: a file or link planted under the temporary name is never followed */
+	unlinkat(t->dirfd, t->tmp, 0);
+	fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = -errno;
+		goto cleanup;
+	}
+	/* 0644 whatever the umask: readable by node_exporter, writable by us only */
+	if (fchmod(fd, 0644)) {
+		err = -errno;
+		goto cleanup;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, buf + off, len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto cleanup;
+		}
+		off += n;
+	}
+	if (close(fd)) {
+		fd = -1;
+		err = -errno;
+		goto cleanup;
+	}
+	fd = -1;
+	if (renameat(t->dirfd, t->tmp, t->dirfd, t->base))
+		err = -errno;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		unlinkat(t->dirfd, t->tmp, 0);
+		fprintf(stderr, "kvmwalk serve: writing %s: %s\n", path, strerror(-err));
+	}
+	return err;
+}
+
+/* ---- privileges ------------------------------------------------------------------------------ */
+
+static int capset_to(__u64 eff, __u64 prm)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = {
+		{ (__u32)eff, (__u32)prm, 0 },
+		{ (__u32)(eff >> 32), (__u32)(prm >> 32), 0 },
+	};
+
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+static void status_line(const char *key, char *dst, size_t len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	snprintf(dst, len, "?");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key))) {
+			snprintf(dst, len, "%s", line + strlen(key));
+			dst[strcspn(dst, "\n")] = '\0';
+			break;
+		}
+	if (f)
+		fclose(f);
+}
+
+/* NAME from /etc/passwd (read directly: no NSS in a static binary), or UID[:GID]. */
+static int resolve_user(const char *name, uid_t *uid, gid_t *gid)
+{
+	unsigned long u, g;
+	struct passwd *pw;
+	char *end;
+	FILE *f;
+
+	u = strtoul(name, &end, 10);
+	if (end != name && (!*end || *end == ':')) {
+		g = *end ? strtoul(end + 1, &end, 10) : u;
+		if (*end)
+			goto bad;
+		*uid = u;
+		*gid = g;
+		return 0;
+	}
+	f = fopen("/etc/passwd", "r");
+	while (f && (pw = fgetpwent(f)))
+		if (!strcmp(pw->pw_name, name)) {
+			*uid = pw->pw_uid;
+			*gid = pw->pw_gid;
+			fclose(f);
+			return 0;
+		}
+	if (f)
+		fclose(f);
+bad:
+	fprintf(stderr, "kvmwalk serve: --user %s: no such user in /etc/passwd (or UID[:GID])\n",
+		name);
+	return -EINVAL;
+}
+
+static int collect(struct loader *l, struct kw_recording *r);
+
+/*
+ * Leaves the process with no capability (or CAP_BPF alone where the kernel needs it to read
+ * maps), optionally as another user. Called before any thread exists.
+ */
+static int drop_privileges(const struct serve_opts *o, struct loader *l, struct kw_recording *r)
+{
+	const __u64 bpf = 1ULL << CAP_BPF;
+	uid_t uid = 0;
+	gid_t gid = 0;
+	char eff[32], prm[32], bnd[32];
+	bool keep_bpf = false;
+	int err;
+
+	if (o->user && (err = resolve_user(o->user, &uid, &gid)))
+		return err;
+	/* Keep the permitted set across setuid() until capset() below empties it. */
+	if (o->user && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return -errno;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	for (int cap = 0; cap <= 63; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL && o->lo.verbose)
+			fprintf(stderr, "kvmwalk serve: cannot drop capability %d from the bounding "
+					"set: %s\n", cap, strerror(errno));
+	if (o->user) {
+		if (setgroups(0, NULL) || setgid(gid) || setuid(uid)) {
+			err = -errno;
+			fprintf(stderr, "kvmwalk serve: cannot become %s (%u:%u): %s\n", o->user,
+				(unsigned)uid, (unsigned)gid, strerror(-err));
+			return err;
+		}
+	}
+	/* Nothing effective, CAP_BPF still permitted: try a read of the maps without it. */
+	if ((err = capset_to(0, bpf)) && (err = capset_to(0, 0))) {
+		fprintf(stderr, "kvmwalk serve: capset: %s\n", strerror(-err));
+		return err;
+	}
+	if (collect(l, r) == -EPERM) {
+		if (capset_to(bpf, bpf) || (err = collect(l, r))) {
+			fprintf(stderr, "kvmwalk serve: cannot read the BPF maps without privileges "
+					"on this kernel\n");
+			return err ? err : -EPERM;
+		}
+		keep_bpf = true;
+	} else if ((err = capset_to(0, 0))) {
+		fprintf(stderr, "kvmwalk serve: capset: %s\n", strerror(-err));
+		return err;
+	}
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	status_line("CapEff:\t", eff, sizeof(eff));
+	status_line("CapPrm:\t", prm, sizeof(prm));
+	status_line("CapBnd:\t", bnd, sizeof(bnd));
+	fprintf(stderr, "kvmwalk serve: privileges dropped: uid %u gid %u, CapEff %s CapPrm %s CapBnd %s%s\n",
+		(unsigned)getuid(), (unsigned)getgid(), eff, prm, bnd,
+		keep_bpf ? " (CAP_BPF kept: this kernel checks it on every bpf() call)" : "");
+	return 0;
+}
+
+/* ---- the loop -------------------------------------------------------------------------------- */
+
+static struct kw_meta meta0;			/* filled once, while privileged */
+static char pf_names0[KW_NR_PF_RET][32];	/* the RET_PF_* names: need the kvm module's BTF */
+
+static int collect(struct loader *l, struct kw_recording *r)
+{
+	int err = loader__collect(l, r);
+
+	if (err)
+		return err;
+	r->meta = meta0;
+	r->meta.params = NULL;
+	r->meta.nparams = 0;
+	for (int i = 0; i < KW_NR_PF_RET; i++)
+		if (pf_names0[i][0])
+			memcpy(r->pf_ret_names[i], pf_names0[i], sizeof(pf_names0[i]));
+	return 0;
+}
+
+static double now_s(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One read of the maps and one rendering; on a failed read the previous text stays served. */
+static void refresh(struct loader *l, const struct serve_opts *o, struct prom_facts *facts,
+		    const struct textfile *tf)
+{
+	struct kw_recording r = {};
+	struct prom_opts po = { .buckets = o->buckets, .per_vm = o->per_vm, .facts = facts };
+	double t0 = now_s(CLOCK_MONOTONIC);
+	char *text, *old;
+	size_t len;
+
+	if (collect(l, &r)) {
+		facts->collect_errors++;
+		goto cleanup;
+	}
+	facts->collect_seconds = now_s(CLOCK_MONOTONIC) - t0;
+	if (prom_render(&r, &po, &text, &len)) {
+		fprintf(stderr, "kvmwalk serve: out of memory rendering the metrics\n");
+		goto cleanup;
+	}
+	if (tf)
+		textfile_write(tf, o->textfile, text, len);
+	pthread_mutex_lock(&cache.lock);
+	old = cache.text;
+	cache.text = text;
+	cache.len = len;
+	pthread_mutex_unlock(&cache.lock);
+	free(old);
+cleanup:
+	kw_recording_free(&r);
+}
+
+int serve_main(int argc, char **argv)
+{
+	struct serve_opts o = { .lo = { .attach = "auto", .visits = true }, .interval = 5 };
+	struct prom_facts facts = { .version = NULL };
+	struct textfile tf = { .dirfd = -1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct MHD_Daemon *d = NULL;
+	struct kw_recording r = {};
+	struct loader *l = NULL;
+	int code, ret = KW_EXIT_ERROR, lfd = -1;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	l = loader__open(&o.lo, &code);
+	if (!l)
+		return code;
+	if (loader__stats_start(l))
+		fprintf(stderr, "kvmwalk serve: BPF run-time statistics unavailable: no probe cost\n");
+	loader__meta(l, &meta0);
+	free(meta0.params);
+	meta0.params = NULL;
+	meta0.nparams = 0;
+	if (loader__collect(l, &r))
+		goto cleanup;
+	memcpy(pf_names0, r.pf_ret_names, sizeof(pf_names0));
+	facts.start_time = now_s(CLOCK_REALTIME);
+
+	if (o.listen && (lfd = listen_on(o.listen)) < 0)
+		goto cleanup;
+	if (o.textfile && textfile_open(&tf, o.textfile))
+		goto cleanup;
+	if (drop_privileges(&o, l, &r))
+		goto cleanup;
+
+	refresh(l, &o, &facts, o.textfile ? &tf : NULL);
+	if (lfd >= 0) {
+		d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+				     on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				     MHD_OPTION_LISTEN_SOCKET, lfd,
+				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
+				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
+				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+				     MHD_OPTION_END);
+		if (!d) {
+			fprintf(stderr, "kvmwalk serve: cannot start the HTTP server\n");
+			goto cleanup;
+		}
+		lfd = -1; /* the daemon's now */
+		fprintf(stderr, "kvmwalk serve: http://%s/metrics\n", o.listen);
+	}
+	if (o.textfile)
+		fprintf(stderr, "kvmwalk serve: writing %s every %g s\n", o.textfile, o.interval);
+
+	for (double next = now_s(CLOCK_MONOTONIC) + o.interval; !stop;) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		if (now_s(CLOCK_MONOTONIC) < next)
+			continue;
+		next += o.interval;
+		refresh(l, &o, &facts, o.textfile ? &tf : NULL);
+	}
+	ret = 0;
+cleanup:
+	if (d)
+		MHD_stop_daemon(d);
+	if (lfd >= 0)
+		close(lfd);
+	/* a stale textfile would look like a quiet host: remove it */
+	if (tf.dirfd >= 0) {
+		if (!ret)
+			unlinkat(tf.dirfd, tf.base, 0);
+		close(tf.dirfd);
+	}
+	loader__destroy(l);
+	kw_recording_free(&r);
+	free(cache.text);
+	cache.text = NULL;
+	return ret;
+}
