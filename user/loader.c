@@ -423,12 +423,14 @@ static void arm64_kvm_mode(char *mode, size_t len)
 	mode[0] = 0;
 	if (log && (n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, n)) > 0) {
 		log[n] = 0;
+		/* "Protected nVHE mode", "Hyp nVHE mode" and "VHE mode initialized successfully":
+		 * test the longer ones first, "VHE mode" is a substring of both. */
 		if (strstr(log, "Protected nVHE mode initialized"))
 			snprintf(mode, len, "protected");
+		else if (strstr(log, "nVHE mode initialized") || strstr(log, "Hyp mode initialized"))
+			snprintf(mode, len, "nvhe");
 		else if (strstr(log, "VHE mode initialized"))
 			snprintf(mode, len, "vhe");
-		else if (strstr(log, "Hyp mode initialized") || strstr(log, "nVHE mode initialized"))
-			snprintf(mode, len, "nvhe");
 	}
 	free(log);
 	if (mode[0])
