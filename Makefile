@@ -206,3 +206,4 @@ $(OUT)/kvmwalk: $(MHD)/lib/libmicrohttpd.a
 promcheck: setup
 	$(Q)tests/prom/check-names
 	$(Q)tests/prom/test-check-names
+	$(Q)promtool test rules tests/prom/rules.test.yml
