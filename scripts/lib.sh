@@ -37,13 +37,16 @@ KW_APT_DIR=$KW_CACHE/apt
 kw_apt() {
 	"$@" -o Dir::Etc::SourceList="$KW_APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$KW_APT_DIR/lists" -o Dir::Cache="$KW_APT_DIR/cache" \
-		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 -o Debug::NoLocking=1
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 -o Debug::NoLocking=1 \
+		-o Dir::State::status="$KW_APT_DIR/status"
 }
 
 # Create (once a day) the private package lists for bookworm, bookworm-backports, trixie-backports.
 kw_apt_init() {
 	local m keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	mkdir -p "$KW_APT_DIR/lists/partial" "$KW_APT_DIR/cache/archives/partial"
+	# An empty dpkg status: what this machine has installed must not pick the versions downloaded.
+	[ -f "$KW_APT_DIR/status" ] || : >"$KW_APT_DIR/status"
 	if [ -z "$(find "$KW_APT_DIR/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
 		m=$(kw_mirror)
 		{
@@ -62,17 +65,22 @@ kw_newest_pkg() {
 	kw_apt apt-cache pkgnames 2>/dev/null | grep -E "$1" | sort -V | tail -n 1
 }
 
-# Download package $1 for Debian arch $2 into the cache, print the .deb's path.
+# Download package $1 for Debian arch $2 into the cache, print the .deb's path. With $3 (a suite:
+# bookworm, ...) the version comes from that suite, not the newest of all three.
 kw_download() {
-	local dir=$KW_CACHE/debs deb
+	local dir=$KW_CACHE/debs spec="$1:$2" deb
+	if [ -n "${3:-}" ]; then
+		dir=$dir/$3
+		spec="$spec/$3"
+	fi
 	mkdir -p "$dir"
 	deb=$(ls "$dir/$1"_*_"$2".deb 2>/dev/null | tail -n 1)
 	if [ -z "$deb" ]; then
 		local size
-		size=$(kw_apt apt-cache show "$1:$2" 2>/dev/null | awk '/^Size:/ { print int($2 / 1048576); exit }')
-		kw_say "downloading $1 ($2, ${size:-?} MiB)"
-		(cd "$dir" && kw_apt apt-get -q download "$1:$2" >/dev/null 2>"$dir/download.err") ||
-			kw_die "download of $1:$2 failed: $(tail -n 2 "$dir/download.err")"
+		size=$(kw_apt apt-cache show "$spec" 2>/dev/null | awk '/^Size:/ { print int($2 / 1048576); exit }')
+		kw_say "downloading $1 ($2${3:+, $3}, ${size:-?} MiB)"
+		(cd "$dir" && kw_apt apt-get -q download "$spec" >/dev/null 2>"$dir/download.err") ||
+			kw_die "download of $spec failed: $(tail -n 2 "$dir/download.err")"
 		deb=$(ls "$dir/$1"_*_"$2".deb | tail -n 1)
 	fi
 	echo "$deb"
@@ -85,7 +93,7 @@ kw_busybox() {
 	bin=$KW_CACHE/busybox/$da/busybox
 	if [ ! -x "$bin" ]; then
 		kw_apt_init
-		deb=$(kw_download busybox-static "$da")
+		deb=$(kw_download busybox-static "$da" bookworm) || exit 1
 		tmp=$(mktemp -d)
 		dpkg-deb -x "$deb" "$tmp"
 		mkdir -p "${bin%/*}"
@@ -93,4 +101,34 @@ kw_busybox() {
 		rm -rf "$tmp"
 	fi
 	echo "$bin"
+}
+
+# Debian's bpftool for a kvmwalk ARCH with the shared libraries it needs, laid out as a root
+# folder (usr/sbin/bpftool, lib/TRIPLET/*.so*, the dynamic loader) to copy into an initramfs, so
+# the emulated-host tests check attachments with the same tool a person would use.
+kw_bpftool_root() {
+	local da root tmp p deb
+	da=$(kw_debarch "$1")
+	root=$KW_CACHE/bpftool/$da
+	if [ ! -x "$root/usr/sbin/bpftool" ]; then
+		kw_apt_init
+		tmp=$(mktemp -d)
+		for p in bpftool libelf1 zlib1g libcap2 libssl3 libc6; do
+			# bookworm's: its libc is the one shipped beside it (trixie's bpftool needs a newer one).
+			deb=$(kw_download "$p" "$da" bookworm) || exit 1
+			dpkg-deb -x "$deb" "$tmp"
+		done
+		rm -rf "$root.new"
+		mkdir -p "$root.new/usr/sbin"
+		cp "$tmp/usr/sbin/bpftool" "$root.new/usr/sbin/"
+		# Only shared objects and the loader: no gconv modules, no docs.
+		(cd "$tmp" && find lib lib64 usr/lib -maxdepth 2 \( -name '*.so*' -o -name 'ld-linux*' \) \
+			\( -type f -o -type l \) 2>/dev/null) | while read -r p; do
+			mkdir -p "$root.new/$(dirname "$p")"
+			cp -a "$tmp/$p" "$root.new/$p"
+		done
+		rm -rf "$tmp" "$root"
+		mv "$root.new" "$root"
+	fi
+	echo "$root"
 }
