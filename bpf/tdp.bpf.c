@@ -65,11 +65,15 @@ SEC("raw_tp/kvm_tdp_mmu_spte_changed")
 int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 new)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_probe_stats *s;
 	struct kw_task *t;
 
 	if (kw_skip(id))
 		return 0;
 	kw_count(KW_C_SPTE_CHANGES, 1);
+	s = kw_stats_of(KW_P_SPTE_CHANGED);
+	if (s)
+		s->calls++;
 	t = kw_task_get(id, false);
 	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
 		return 0;

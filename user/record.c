@@ -144,6 +144,8 @@ static const struct {
 	{ 0x8090ae81, "KVM_GET_REGS" },
 	{ 0x0000ae03, "KVM_CHECK_EXTENSION" },
 	{ 0x0000ae01, "KVM_CREATE_VM" },
+	{ 0x0000ae47, "KVM_SET_TSS_ADDR" },
+	{ 0x4008ae48, "KVM_SET_IDENTITY_MAP_ADDR" },
 	{ 0x4008ae90, "KVM_SET_CPUID2" },
 	{ 0x4008ae89, "KVM_SET_MSRS" },
 };
@@ -250,6 +252,32 @@ int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *
 	return grow((void **)&r->intervals, &r->nintervals, sizeof(*iv), iv);
 }
 
+void kw_meta_set_command(struct kw_meta *m, int argc, char **argv)
+{
+	size_t n = 0, len = sizeof(m->kvmwalk_command);
+	char *d = m->kvmwalk_command;
+
+	d[0] = 0;
+	for (int i = 0; i < argc && n < len; i++) {
+		const char *a = argv[i];
+		/* argv[0] is "kvmwalk record" as main() rewrote it: not quoted */
+		bool plain = i == 0 || (*a && !a[strspn(a, "abcdefghijklmnopqrstuvwxyz"
+						   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+						   "@%+=:,./_-")]);
+
+		if (i)
+			n += snprintf(d + n, len - n, " ");
+		if (plain) {
+			n += snprintf(d + n, n < len ? len - n : 0, "%s", a);
+			continue;
+		}
+		n += snprintf(d + n, n < len ? len - n : 0, "'");
+		for (; *a && n < len; a++)
+			n += snprintf(d + n, len - n, *a == '\'' ? "'\\''" : "%c", *a);
+		n += snprintf(d + n, n < len ? len - n : 0, "'");
+	}
+}
+
 /* ---- JSON out ---------------------------------------------------------------------------------- */
 
 static json_t *hist_json(const struct kw_hist *h)
@@ -285,6 +313,7 @@ static json_t *meta_json(const struct kw_meta *m)
 	json_object_set_new(o, "started", json_string(m->started));
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));
 	json_object_set_new(o, "command", json_string(m->command));
+	json_object_set_new(o, "kvmwalk_command", json_string(m->kvmwalk_command));
 	json_object_set_new(o, "exit_status", json_integer(m->exit_status));
 	json_object_set_new(o, "pid_filter", json_integer(m->pid_filter));
 	json_object_set_new(o, "visits", json_boolean(m->visits));
@@ -530,6 +559,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	get_str(m, "thp_defrag", r->meta.thp_defrag, sizeof(r->meta.thp_defrag));
 	get_str(m, "started", r->meta.started, sizeof(r->meta.started));
 	get_str(m, "command", r->meta.command, sizeof(r->meta.command));
+	get_str(m, "kvmwalk_command", r->meta.kvmwalk_command, sizeof(r->meta.kvmwalk_command));
 	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));

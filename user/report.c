@@ -278,7 +278,7 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 	if (!r->ntrigs)
 		return;
 	rule(f, "By trigger");
-	fprintf(f, "  %-26s %-30s %7s %9s\n", "function", "trigger", "pid", "calls");
+	fprintf(f, "  %-31s %-27s %6s %9s\n", "function", "trigger", "pid", "calls");
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
 		const char *n = kw_ioctl_name(t->cmd);
@@ -292,7 +292,7 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 			snprintf(what, sizeof(what), "%s", kw_trigger_names[t->trigger]);
 		}
 		kw_fmt_ns(tot, sizeof(tot), t->ns);
-		fprintf(f, "  %-26.26s %-30.30s %7u %9llu\n", kw_probe_descs[t->probe].name, what,
+		fprintf(f, "  %-31.31s %-27.27s %6u %9llu\n", kw_probe_descs[t->probe].name, what,
 			t->pid, (unsigned long long)t->calls);
 	}
 }
