@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# kvmwalk serve in the emulated host, unprivileged after attaching (uid 65534), around
+# kvmwalk-load --scenario empty-unmap: /metrics scraped before and after, the textfile kept, the
+# process's capabilities and uid saved; `check` compares the deltas with what the workload did.
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+mkdir tf && chown 65534:65534 tf && chmod 755 tf
+url=http://127.0.0.1:9464
+kvmwalk serve --listen 127.0.0.1:9464 --interval 1 --user 65534:65534 \
+	--textfile "$PWD/tf/kvmwalk.prom" 2>serve.log &
+pid=$!
+i=0
+until wget -q -O before.prom $url/metrics; do
+	i=$((i + 1))
+	[ $i -gt 300 ] && break
+	sleep 0.2
+done
+grep -E '^(Uid|Gid|Cap[A-Za-z]+|NoNewPrivs):' /proc/$pid/status >serve.status
+for t in /proc/$pid/task/*; do grep '^CapEff:' $t/status; done >serve.threads
+kvmwalk-load --scenario=empty-unmap --vcpus=2 --mem=8M --iterations=2 --range=2M --sparse=256G \
+	--json=load.json >table.txt 2>load.err
+echo $? >load.rc
+# the served values are at most one interval (1 s) old
+sleep 2.5
+wget -q -O after.prom $url/metrics
+echo $? >wget.rc
+wget -q -O landing.html $url/
+wget -S -O /dev/null --post-data=x $url/metrics >post.txt 2>&1
+cp tf/kvmwalk.prom textfile.prom
+ls -l tf >textfile.ls
+kill -TERM $pid
+wait $pid
+echo $? >serve.rc
+ls tf >textfile-after-exit.ls
