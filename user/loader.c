@@ -469,7 +469,7 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 			continue;
 		}
 		if (pp->func && !ks) {
-			snprintf(why, sizeof(why), "not in this kernel (/proc/kallsyms)");
+			snprintf(why, sizeof(why), "not in this kernel (/proc/kallsyms): absent or inlined");
 		} else if (pp->probe == KW_P_HYP_FLUSH_RANGE && kvm_mode[0] && strcmp(kvm_mode, "vhe")) {
 			set_plan(pl, "unavailable", pp->func,
 				 "runs at EL2 (%s): never called at EL1; kvm_tlb_flush_vmid_range counts",
