@@ -11,10 +11,11 @@
  *   3. drop privileges: bounding and ambient sets emptied, --user's gid and uid, then capset() to
  *      nothing, then PR_SET_NO_NEW_PRIVS. Capabilities are per thread, so this happens before
  *      libmicrohttpd starts any thread: none of them ever held one. Reading the maps through the
- *      file descriptors we hold needs no capability since Linux 6.5 (commit "bpf: Centralize
- *      permissions checks for all BPF map types" moved the checks from every bpf() call to map
- *      and program creation). On an older kernel with kernel.unprivileged_bpf_disabled set (the
- *      default), every bpf() call needs CAP_BPF, so CAP_BPF alone is kept, and said so;
+ *      file descriptors we hold needs no capability since Linux 5.19 (commit "bpf:
+ *      refine kernel.unprivileged_bpf_disabled behaviour" limited that sysctl to map creation
+ *      and program loading; proven on Debian's 6.1 by the kw-serve vmtest case). On an older
+ *      kernel with kernel.unprivileged_bpf_disabled set, every bpf() call needs CAP_BPF, so
+ *      CAP_BPF alone is kept, and said so;
  *   4. every --interval, read the maps, render the exposition once, and serve that buffer: a
  *      scrape copies a buffer under a mutex and never touches the maps, so no number of scrapes
  *      can slow the probes, and served values are at most one interval old.
@@ -183,7 +184,7 @@ static const struct argp argp = {
 	"Privileges: loading and attaching need root (or CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN). Right "
 	"after, before any network code runs, kvmwalk empties its capability bounding, ambient, "
 	"inheritable, permitted and effective sets, switches to --user if given, and sets "
-	"no_new_privs. On kernels before 6.5 with kernel.unprivileged_bpf_disabled set, reading the "
+	"no_new_privs. On kernels before 5.19 with kernel.unprivileged_bpf_disabled set, reading the "
 	"maps needs CAP_BPF on every call, so that one capability is kept (and reported). The "
 	"HTTP server accepts GET and HEAD only, at most 16 connections (8 per address), 16 KiB of "
 	"request and 10 s per connection.\n\n"
