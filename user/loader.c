@@ -627,6 +627,22 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 	cur_loader = l;
 	libbpf_set_print(libbpf_print);
 
+	/* --probe: every name must be a probe of this arch (a typo must not record nothing). */
+	for (const char *p = opts->probes; p && *p;) {
+		size_t n = strcspn(p, ",");
+		char name[64];
+		int id;
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		id = kw_probe_by_name(name);
+		if (id < 0 || !kw_probe_in_arch(id, KW_ARCH)) {
+			fprintf(stderr, "kvmwalk: requested probe %s does not exist on %s "
+					"(see kvmwalk probes)\n", name, KW_ARCH);
+			*exit_code = KW_EXIT_NOFUNC;
+			goto fail;
+		}
+		p += n + (p[n] == ',');
+	}
 	if (check_privileges()) {
 		fprintf(stderr, "kvmwalk: needs root, or CAP_BPF and CAP_PERFMON (try sudo)\n");
 		*exit_code = KW_EXIT_PERM;
