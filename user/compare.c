@@ -1,61 +1,173 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Before/after tables from recordings; the statistics are in stats.c. */
+/* Before/after reports from recordings; the statistics are in stats.c, the plot in compare_plot.c. */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
+#include "report.h"
 
 #define TEXT_COLS 72
 
-enum metric_kind {
-	M_CALLS,
-	M_P50,
-	M_P99,
-	M_TOTAL,
-	M_COUNTER,
-};
+/* One number per run. */
+typedef double (*run_fn)(const struct kw_recording *r, int arg);
 
-static const char *const metric_names[] = {
-	[M_CALLS] = "calls",
-	[M_P50] = "p50 ns",
-	[M_P99] = "p99 ns",
-	[M_TOTAL] = "total ns",
-};
-
-static double metric_of(const struct kw_recording *r, enum metric_kind k, int idx)
+static double ratio(double a, double b)
 {
-	switch (k) {
-	case M_CALLS:
-		return (double)r->funcs[idx].calls;
-	case M_P50:
-		return kw_hist_quantile(&r->funcs[idx].dur, 0.5);
-	case M_P99:
-		return kw_hist_quantile(&r->funcs[idx].dur, 0.99);
-	case M_TOTAL:
-		return (double)r->funcs[idx].dur.sum;
-	case M_COUNTER:
-		return (double)r->counters[idx];
-	}
-	return 0;
+	return b ? a / b : 0;
 }
 
-static int add_row(struct kw_compare *c, const struct kw_recording *base,
-		   const struct kw_recording *new, enum metric_kind k, int idx, double *bv,
-		   double *nv)
+static double f_calls(const struct kw_recording *r, int p)
 {
-	struct kw_compare_row *row, *rows;
+	return (double)r->funcs[p].calls;
+}
+
+static double f_p50(const struct kw_recording *r, int p)
+{
+	return kw_hist_quantile(&r->funcs[p].dur, 0.5);
+}
+
+static double f_p90(const struct kw_recording *r, int p)
+{
+	return kw_hist_quantile(&r->funcs[p].dur, 0.9);
+}
+
+static double f_p99(const struct kw_recording *r, int p)
+{
+	return kw_hist_quantile(&r->funcs[p].dur, 0.99);
+}
+
+static double f_mean(const struct kw_recording *r, int p)
+{
+	return kw_hist_mean(&r->funcs[p].dur);
+}
+
+static double f_counter(const struct kw_recording *r, int i)
+{
+	return (double)r->counters[i];
+}
+
+static double visits_at(const struct kw_recording *r, int w, int lvl1, int outcome)
+{
+	double n = 0;
+
+	for (int l = 0; l < KW_NR_LEVELS; l++)
+		for (int o = 0; o < KW_NR_OUTCOMES; o++)
+			if ((lvl1 < 0 || l == lvl1) && (outcome < 0 || o == outcome))
+				n += r->visits[KW_VISIT_IDX(w, l, o)];
+	return n;
+}
+
+/* Walks with this walker's callback (any depth); without callback data, the operation's calls. */
+static double walks_of(const struct kw_recording *r, int w)
+{
+	double n = 0;
+
+	for (size_t i = 0; i < r->ncbs; i++)
+		if (!strcmp(r->cbs[i].sym, kw_walker_names[w]))
+			n += r->cbs[i].calls;
+	if (!r->ncbs)
+		n = r->funcs[w == KW_W_SPLIT ? KW_P_S2_SPLIT : KW_P_S2_UNMAP].calls;
+	return n;
+}
+
+/* arg: walker * KW_NR_LEVELS + level + 1 */
+static double f_visits_per_walk(const struct kw_recording *r, int arg)
+{
+	int w = arg / KW_NR_LEVELS;
+
+	return ratio(visits_at(r, w, arg % KW_NR_LEVELS, -1), walks_of(r, w));
+}
+
+static double f_blocks_split(const struct kw_recording *r, int arg)
+{
+	return visits_at(r, KW_W_SPLIT, -1, KW_O_SPLIT);
+}
+
+/* arg: a level + 1 (all outcomes), or -1 for every visit, or -2 for those that split nothing */
+static double f_split_per_block(const struct kw_recording *r, int arg)
+{
+	double v = arg >= 0  ? visits_at(r, KW_W_SPLIT, arg, -1) :
+		   arg == -1 ? visits_at(r, KW_W_SPLIT, -1, -1) :
+			       visits_at(r, KW_W_SPLIT, -1, KW_O_NOTHING);
+
+	return ratio(v, f_blocks_split(r, 0));
+}
+
+/* arg: a counter divided by the unmap calls */
+static double f_per_unmap(const struct kw_recording *r, int arg)
+{
+	return ratio(r->counters[arg], r->counters[KW_C_UNMAP_CALLS]);
+}
+
+static double f_per_zap(const struct kw_recording *r, int arg)
+{
+	return ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
+}
+
+/* ---- building ---------------------------------------------------------------------------------- */
+
+struct builder {
+	struct kw_compare *c;
+	const struct kw_recording *base, *new;
+	const struct kw_compare_opts *o;
+	double *bv, *nv;
+};
+
+static bool in_list(const char *list, const char *s, bool first_word)
+{
+	size_t n = first_word ? strcspn(s, " /") : strlen(s);
+	const char *p = list;
+
+	if (!list)
+		return true;
+	while (*p) {
+		size_t k = strcspn(p, ",");
+
+		if ((k == strlen(s) && !strncmp(p, s, k)) || (k == n && !strncmp(p, s, n)))
+			return true;
+		p += k + !!p[k];
+	}
+	return false;
+}
+
+/* Fills the per-run values; false if every one is 0. */
+static bool values(struct builder *b, run_fn fn, int arg)
+{
 	bool any = false;
 	size_t i;
-	int err;
 
-	for (i = 0; i < c->n_base; i++)
-		any |= (bv[i] = metric_of(&base[i], k, idx)) != 0;
-	for (i = 0; i < c->n_new; i++)
-		any |= (nv[i] = metric_of(&new[i], k, idx)) != 0;
-	if (!any)
+	for (i = 0; i < b->c->n_base; i++)
+		any |= (b->bv[i] = fn(&b->base[i], arg)) != 0;
+	for (i = 0; i < b->c->n_new; i++)
+		any |= (b->nv[i] = fn(&b->new[i], arg)) != 0;
+	return any;
+}
+
+static int change_of(struct builder *b, struct kw_change *ch, const char *what)
+{
+	int err = kw_change(b->bv, b->c->n_base, b->nv, b->c->n_new, b->c->level, b->c->method, ch);
+
+	if (err)
+		fprintf(stderr, "kvmwalk compare: %s: %s\n", what, strerror(-err));
+	return err;
+}
+
+static int add_row(struct builder *b, const char *group, const char *metric,
+		   enum kw_compare_unit unit, run_fn fn, int arg)
+{
+	struct kw_compare *c = b->c;
+	struct kw_compare_row *row, *rows;
+
+	/* --metric p50 selects the median too */
+	if (!in_list(b->o->functions, group, false) ||
+	    !(in_list(b->o->metrics, metric, true) ||
+	      (!strcmp(metric, "median") && in_list(b->o->metrics, "p50", false))))
+		return 0;
+	if (!values(b, fn, arg))
 		return 0;
 	rows = realloc(c->rows, (c->nrows + 1) * sizeof(*rows));
 	if (!rows)
@@ -63,55 +175,580 @@ static int add_row(struct kw_compare *c, const struct kw_recording *base,
 	c->rows = rows;
 	row = &rows[c->nrows];
 	memset(row, 0, sizeof(*row));
-	snprintf(row->group, sizeof(row->group), "%s",
-		 k == M_COUNTER ? "counters" : kw_probe_descs[idx].name);
-	snprintf(row->metric, sizeof(row->metric), "%s",
-		 k == M_COUNTER ? kw_counter_names[idx] : metric_names[k]);
-	err = kw_change(bv, c->n_base, nv, c->n_new, c->level, c->method, &row->change);
-	if (err) {
-		fprintf(stderr, "compare: %s %s: %s\n", row->group, row->metric, strerror(-err));
-		return err;
-	}
+	snprintf(row->group, sizeof(row->group), "%s", group);
+	snprintf(row->metric, sizeof(row->metric), "%s", metric);
+	row->unit = unit;
+	if (change_of(b, &row->change, metric))
+		return -EINVAL;
 	c->nrows++;
 	return 0;
 }
 
-int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size_t n_base,
-		     const struct kw_recording *new, size_t n_new, double level,
-		     enum kw_ci_method method)
+static int add_line(struct builder *b, struct kw_compare_section *s, const char *what,
+		    const char *per, enum kw_compare_unit unit, run_fn fn, int arg, bool always)
 {
-	double *bv = NULL, *nv = NULL;
-	int err = 0, p, k, i;
+	struct kw_compare_line *l;
+
+	if (s->nlines >= KW_SECTION_LINES || (!values(b, fn, arg) && !always))
+		return 0;
+	l = &s->lines[s->nlines];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->what, sizeof(l->what), "%s", what);
+	snprintf(l->per, sizeof(l->per), "%s", per);
+	l->unit = unit;
+	if (change_of(b, &l->change, what))
+		return -EINVAL;
+	s->nlines++;
+	return 0;
+}
+
+static bool any_run(struct builder *b, run_fn fn, int arg)
+{
+	return values(b, fn, arg);
+}
+
+static int probe_rows(struct builder *b, int p)
+{
+	static const struct {
+		const char *name;
+		run_fn fn;
+	} dur[] = { { "median", f_p50 }, { "p90", f_p90 }, { "p99", f_p99 }, { "mean", f_mean } };
+	const char *g = kw_probe_descs[p].name;
+	char m[32];
+	int err, w, l;
+
+	if (!any_run(b, f_calls, p))
+		return 0;
+	err = add_row(b, g, "calls/run", KW_U_COUNT, f_calls, p);
+	for (size_t i = 0; kw_probe_descs[p].timed && i < 4 && !err; i++)
+		err = add_row(b, g, dur[i].name, KW_U_NS, dur[i].fn, p);
+	if (err)
+		return err;
+	w = p == KW_P_SPLIT_WALKER ? KW_W_SPLIT : p == KW_P_UNMAP_WALKER ? KW_W_UNMAP : -1;
+	for (l = 0; w >= 0 && l < KW_NR_LEVELS && !err; l++) {
+		snprintf(m, sizeof(m), "L%d visits/walk", l - 1);
+		err = add_row(b, g, m, KW_U_RATIO, f_visits_per_walk, w * KW_NR_LEVELS + l);
+	}
+	if (!err && w == KW_W_SPLIT) {
+		err = add_row(b, g, "blocks split/run", KW_U_COUNT, f_blocks_split, 0);
+		err = err ?: add_row(b, g, "visits/block split", KW_U_RATIO, f_split_per_block, -1);
+		err = err ?: add_row(b, g, "no-op visits/block", KW_U_RATIO, f_split_per_block, -2);
+	}
+	if (!err && p == KW_P_S2_UNMAP) {
+		err = add_row(b, g, "cleared/unmap", KW_U_RATIO, f_per_unmap, KW_C_UNMAP_CLEARED);
+		err = err ?: add_row(b, g, "flushes/unmap", KW_U_RATIO, f_per_unmap,
+				     KW_C_UNMAP_FLUSHES);
+		err = err ?: add_row(b, g, "empty unmaps/run", KW_U_COUNT, f_counter,
+				     KW_C_UNMAP_EMPTY);
+		err = err ?: add_row(b, g, "empty flushes/run", KW_U_COUNT, f_counter,
+				     KW_C_EMPTY_FLUSHES);
+	}
+	if (!err && p == KW_P_TDP_ZAP_LEAFS) {
+		err = add_row(b, g, "gfns/zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_GFNS);
+		err = err ?: add_row(b, g, "zapped/zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_ZAPPED);
+	}
+	for (int i = 0; p == KW_P_FAST_PF && i < KW_NR_PF_RET && !err; i++) {
+		const char *n = b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i] :
+				b->new[0].pf_ret_names[i];
+
+		if (*n)
+			snprintf(m, sizeof(m), "%.22s/run", n);
+		else
+			snprintf(m, sizeof(m), "ret %d/run", i);
+		err = add_row(b, g, m, KW_U_COUNT, f_counter, KW_C_PF_RET + i);
+	}
+	return err;
+}
+
+static const char *pf_name(struct builder *b, int i)
+{
+	return b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i] :
+					       b->new[0].pf_ret_names[i];
+}
+
+static int build_sections(struct builder *b)
+{
+	struct kw_compare *c = b->c;
+	struct kw_compare_section *s;
+	int err = 0;
+
+	if (any_run(b, f_blocks_split, 0) || any_run(b, f_calls, KW_P_SPLIT_WALKER)) {
+		s = &c->sections[c->nsections++];
+		s->change = KW_K_SKIP_LEVEL;
+		s->title = "Split skips level 3 (skip-level walk flags)";
+		s->where = "arm64 kvm_pgtable_stage2_split, stage2_split_walker";
+		err = err ?: add_line(b, s, "split calls", "per run", KW_U_COUNT, f_calls,
+				      KW_P_S2_SPLIT, true);
+		err = err ?: add_line(b, s, "blocks split", "per run", KW_U_COUNT, f_blocks_split, 0,
+				      true);
+		err = err ?: add_line(b, s, "split visits", "per block", KW_U_RATIO,
+				      f_split_per_block, -1, true);
+		err = err ?: add_line(b, s, "level-3 visits", "per block", KW_U_RATIO,
+				      f_split_per_block, 3 + 1, true);
+		err = err ?: add_line(b, s, "split visits that did nothing", "per block", KW_U_RATIO,
+				      f_split_per_block, -2, true);
+		err = err ?: add_line(b, s, "split time, median", "", KW_U_NS, f_p50, KW_P_S2_SPLIT,
+				      false);
+	}
+	if (any_run(b, f_calls, KW_P_TDP_ZAP_LEAFS)) {
+		s = &c->sections[c->nsections++];
+		s->change = KW_K_EMPTY_LEAF;
+		s->title = "Empty-leaf-table hint for TDP zaps";
+		s->where = "x86 tdp_mmu_zap_leafs";
+		err = err ?: add_line(b, s, "zaps", "per run", KW_U_COUNT, f_calls,
+				      KW_P_TDP_ZAP_LEAFS, true);
+		err = err ?: add_line(b, s, "entries visited (gfns in range)", "per zap", KW_U_RATIO,
+				      f_per_zap, KW_C_ZAP_GFNS, true);
+		err = err ?: add_line(b, s, "entries zapped", "per zap", KW_U_RATIO, f_per_zap,
+				      KW_C_ZAP_ZAPPED, true);
+		err = err ?: add_line(b, s, "zap time, median", "", KW_U_NS, f_p50,
+				      KW_P_TDP_ZAP_LEAFS, false);
+		err = err ?: add_line(b, s, "zap time, p99", "", KW_U_NS, f_p99, KW_P_TDP_ZAP_LEAFS,
+				      false);
+	}
+	if (any_run(b, f_counter, KW_C_UNMAP_CALLS)) {
+		s = &c->sections[c->nsections++];
+		s->change = KW_K_DEFER_FLUSH;
+		s->title = "TLB flush only when something was unmapped";
+		s->where = "arm64 kvm_pgtable_stage2_unmap, __kvm_tlb_flush_vmid_range";
+		err = err ?: add_line(b, s, "unmap calls", "per run", KW_U_COUNT, f_counter,
+				      KW_C_UNMAP_CALLS, true);
+		err = err ?: add_line(b, s, "unmaps that cleared nothing", "per run", KW_U_COUNT,
+				      f_counter, KW_C_UNMAP_EMPTY, true);
+		err = err ?: add_line(b, s, "flushes", "per unmap", KW_U_RATIO, f_per_unmap,
+				      KW_C_UNMAP_FLUSHES, true);
+		err = err ?: add_line(b, s, "flushes by unmaps that cleared nothing", "per run",
+				      KW_U_COUNT, f_counter, KW_C_EMPTY_FLUSHES, true);
+		err = err ?: add_line(b, s, "time in those flushes", "per run", KW_U_NS, f_counter,
+				      KW_C_EMPTY_FLUSH_NS, false);
+		err = err ?: add_line(b, s, "unmap time, median", "", KW_U_NS, f_p50, KW_P_S2_UNMAP,
+				      false);
+	}
+	if (any_run(b, f_calls, KW_P_FAST_PF)) {
+		s = &c->sections[c->nsections++];
+		s->change = KW_K_FAST_PF;
+		s->title = "Lockless fast page fault for the TDP MMU";
+		s->where = "x86 fast_page_fault";
+		err = err ?: add_line(b, s, "fast page faults", "per run", KW_U_COUNT, f_calls,
+				      KW_P_FAST_PF, true);
+		for (int i = 0; i < KW_NR_PF_RET && !err; i++) {
+			char what[48];
+
+			snprintf(what, sizeof(what), "outcome %.30s",
+				 *pf_name(b, i) ? pf_name(b, i) : "(unnamed)");
+			err = add_line(b, s, what, "per run", KW_U_COUNT, f_counter, KW_C_PF_RET + i,
+				       false);
+		}
+		err = err ?: add_line(b, s, "fault time, median", "", KW_U_NS, f_p50, KW_P_FAST_PF,
+				      false);
+	}
+	return err;
+}
+
+/* ---- header: sides, differences, warnings, commands ---------------------------------------------- */
+
+/* The value of a side: the common value of its runs, or the distinct values joined by " | ". */
+static void side_value(char *dst, size_t len, const struct kw_recording *r, size_t n,
+		       const char *(*get)(const struct kw_recording *, const void *), const void *arg)
+{
+	size_t used = 0;
+
+	dst[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = get(&r[i], arg);
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(get(&r[j], arg), v);
+		if (seen)
+			continue;
+		used += snprintf(dst + used, used < len ? len - used : 0, "%s%s", i ? " | " : "", v);
+	}
+}
+
+#define META_GETTER(field)                                                                         \
+	static const char *get_##field(const struct kw_recording *r, const void *arg)              \
+	{                                                                                          \
+		return r->meta.field;                                                              \
+	}
+META_GETTER(kernel)
+META_GETTER(kernel_build)
+META_GETTER(hostname)
+META_GETTER(cmdline)
+META_GETTER(cpu)
+META_GETTER(kvm_mode)
+META_GETTER(thp)
+META_GETTER(thp_defrag)
+META_GETTER(attach)
+META_GETTER(tool_version)
+META_GETTER(arch)
+
+static const char *get_visits(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.visits ? "on" : "off (--no-visits)";
+}
+
+static const char *get_pid(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[24];
+
+	if (!r->meta.pid_filter)
+		return "none";
+	snprintf(buf, sizeof(buf), "%u", r->meta.pid_filter);
+	return buf;
+}
+
+static const char *get_param(const struct kw_recording *r, const void *arg)
+{
+	for (size_t i = 0; i < r->meta.nparams; i++)
+		if (!strcmp(r->meta.params[i].name, arg))
+			return r->meta.params[i].value;
+	return "(not set)";
+}
+
+static const char *get_mech(const struct kw_recording *r, const void *arg)
+{
+	int p = *(const int *)arg;
+
+	return r->plan[p].mech[0] ? r->plan[p].mech : "(none)";
+}
+
+static int add_diff(struct kw_compare *c, const char *what, const char *b, const char *n)
+{
+	struct kw_compare_diff *d = realloc(c->diffs, (c->ndiffs + 1) * sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	c->diffs = d;
+	d = &d[c->ndiffs++];
+	snprintf(d->what, sizeof(d->what), "%s", what);
+	snprintf(d->base, sizeof(d->base), "%s", b);
+	snprintf(d->new, sizeof(d->new), "%s", n);
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3))) static int warn(struct kw_compare *c, const char *fmt, ...)
+{
+	char(*w)[256] = realloc(c->warnings, (c->nwarnings + 1) * sizeof(*w));
+	va_list ap;
+
+	if (!w)
+		return -ENOMEM;
+	c->warnings = w;
+	va_start(ap, fmt);
+	vsnprintf(w[c->nwarnings++], sizeof(*w), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static int diff_field(struct builder *b, const char *what,
+		      const char *(*get)(const struct kw_recording *, const void *), const void *arg)
+{
+	char bv[384], nv[384];
+
+	side_value(bv, sizeof(bv), b->base, b->c->n_base, get, arg);
+	side_value(nv, sizeof(nv), b->new, b->c->n_new, get, arg);
+	if (!strcmp(bv, nv) && !strstr(bv, " | "))
+		return 0;
+	return add_diff(b->c, what, bv, nv);
+}
+
+static bool is_mitigation(const char *tok)
+{
+	static const char *const pfx[] = {
+		"mitigations=", "spectre", "nospectre", "kpti", "nopti", "pti=", "mds=", "tsx",
+		"l1tf", "retbleed", "srbds", "ssbd", "spec_", "gather_data", "reg_file", "nosmt",
+		"mmio_stale", "spec_rstack", "arm64.nobti", "arm64.nopauth", "ibt=", "its=",
+	};
+
+	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!strncmp(tok, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
+}
+
+/* Words of a's command line that b's lacks, into dst; true if one concerns mitigations. */
+static bool words_only_in(char *dst, size_t len, const char *a, const char *b)
+{
+	bool mit = false;
+	size_t used = 0;
+
+	dst[0] = 0;
+	while (*a) {
+		size_t k = strcspn(a, " "), blen;
+		const char *p = b;
+		bool found = false;
+
+		while (*p && !found && k) {
+			blen = strcspn(p, " ");
+			found = blen == k && !strncmp(p, a, k);
+			p += blen + !!p[blen];
+		}
+		if (k && !found) {
+			char tok[256];
+
+			snprintf(tok, sizeof(tok), "%.*s", (int)k, a);
+			mit |= is_mitigation(tok);
+			used += snprintf(dst + used, used < len ? len - used : 0, "%s%s",
+					 used ? " " : "", tok);
+		}
+		a += k + !!a[k];
+	}
+	if (!dst[0])
+		snprintf(dst, len, "(nothing the other side lacks)");
+	return mit;
+}
+
+static int diff_cmdline(struct builder *b)
+{
+	char bv[1024], nv[1024], bo[384], no[384];
+	bool mit;
+
+	side_value(bv, sizeof(bv), b->base, b->c->n_base, get_cmdline, NULL);
+	side_value(nv, sizeof(nv), b->new, b->c->n_new, get_cmdline, NULL);
+	if (!strcmp(bv, nv))
+		return 0;
+	if (strstr(bv, " | ") || strstr(nv, " | "))
+		return add_diff(b->c, "command line (runs differ)", bv, nv);
+	mit = words_only_in(bo, sizeof(bo), bv, nv);
+	mit |= words_only_in(no, sizeof(no), nv, bv);
+	return add_diff(b->c, mit ? "command line, mitigations (only here)" :
+				    "command line (only here)",
+			bo, no);
+}
+
+static bool has_param(const struct kw_compare_diff *d, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(d[i].what + strlen("KVM param "), name))
+			return true;
+	return false;
+}
+
+static int build_diffs(struct builder *b)
+{
+	struct kw_compare *c = b->c;
+	size_t first;
+	int err = 0, p;
+
+	err = err ?: diff_field(b, "kernel build", get_kernel_build, NULL);
+	err = err ?: diff_cmdline(b);
+	err = err ?: diff_field(b, "KVM mode", get_kvm_mode, NULL);
+	/* every KVM module parameter either side knows */
+	first = c->ndiffs;
+	for (int side = 0; side < 2 && !err; side++) {
+		const struct kw_recording *r = side ? b->new : b->base;
+		size_t n = side ? c->n_new : c->n_base;
+
+		for (size_t i = 0; i < n && !err; i++)
+			for (size_t j = 0; j < r[i].meta.nparams && !err; j++) {
+				const char *name = r[i].meta.params[j].name;
+				char what[48];
+
+				if (has_param(c->diffs + first, c->ndiffs - first, name))
+					continue;
+				snprintf(what, sizeof(what), "KVM param %.37s", name);
+				/* a name that does not fit is compared but cannot be found again */
+				err = diff_field(b, what, get_param, name);
+			}
+	}
+	err = err ?: diff_field(b, "THP enabled", get_thp, NULL);
+	err = err ?: diff_field(b, "THP defrag", get_thp_defrag, NULL);
+	err = err ?: diff_field(b, "CPU", get_cpu, NULL);
+	err = err ?: diff_field(b, "attach option", get_attach, NULL);
+	for (p = 0; p < KW_NR_PROBES && !err; p++) {
+		char what[48];
+		size_t before = c->ndiffs;
+
+		if (!kw_probe_in_arch(p, b->base[0].meta.arch))
+			continue;
+		snprintf(what, sizeof(what), "attach %.40s", kw_probe_descs[p].name);
+		err = diff_field(b, what, get_mech, &p);
+		if (!err && c->ndiffs > before)
+			err = warn(c, "%s: attach mechanism %s in base, %s in new: its numbers "
+				      "include different probe costs, or are missing on a side",
+				   kw_probe_descs[p].name, c->diffs[before].base, c->diffs[before].new);
+	}
+	err = err ?: diff_field(b, "visit probes", get_visits, NULL);
+	err = err ?: diff_field(b, "pid filter", get_pid, NULL);
+	err = err ?: diff_field(b, "kvmwalk version", get_tool_version, NULL);
+	return err;
+}
+
+static double overhead_of(const struct kw_recording *r, size_t n, bool *known)
+{
+	double v[n];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].overhead.stats_enabled && r[i].overhead.measured_ns)
+			v[k++] = kw_overhead_share(&r[i]);
+	*known = k > 0;
+	return k ? kw_median(v, k) : 0;
+}
+
+static int overhead_warning(struct kw_compare *c)
+{
+	double d = 100 * fabs(c->new.overhead_share - c->base.overhead_share);
+	const struct kw_compare_row *worst = NULL;
+	size_t n = 0;
+
+	if (!c->base.overhead_known || !c->new.overhead_known)
+		return 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct kw_compare_row *r = &c->rows[i];
+
+		if (r->unit != KW_U_NS || isnan(r->change.delta_pct) || fabs(r->change.delta_pct) >= d)
+			continue;
+		n++;
+		if (!worst || fabs(r->change.delta_pct) < fabs(worst->change.delta_pct))
+			worst = r;
+	}
+	if (!n)
+		return 0;
+	return warn(c,
+		    "probe overhead differs by %.1f points (base %.1f%%, new %.1f%%), more than "
+		    "%zu duration change%s measured (smallest: %s %s %+.1f%%)",
+		    d, 100 * c->base.overhead_share, 100 * c->new.overhead_share, n,
+		    n == 1 ? "" : "s", worst->group, worst->metric, worst->change.delta_pct);
+}
+
+static int lost_warning(struct kw_compare *c, const struct kw_recording *r, size_t n,
+			const char *side)
+{
+	__u64 lost = 0, full = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (int p = 0; p < KW_NR_PROBES; p++)
+			lost += r[i].funcs[p].missed + r[i].funcs[p].dropped;
+		for (int k = KW_C_TASK_FULL; k <= KW_C_TRIG_FULL; k++)
+			full += r[i].counters[k];
+	}
+	if (!lost && !full)
+		return 0;
+	return warn(c, "%s runs lost events: %llu calls missed or dropped, %llu map-full counts",
+		    side, (unsigned long long)lost, (unsigned long long)full);
+}
+
+/* A shell word: quoted when it has anything but the safe characters. */
+static size_t append_word(char *d, size_t used, size_t len, const char *w)
+{
+	bool plain = *w && !w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789@%+=:,./_-")];
+
+	if (plain)
+		return used + snprintf(d + used, used < len ? len - used : 0, " %s", w);
+	used += snprintf(d + used, used < len ? len - used : 0, " '");
+	for (; *w; w++)
+		used += snprintf(d + used, used < len ? len - used : 0, *w == '\'' ? "'\\''" : "%c",
+				 *w);
+	return used + snprintf(d + used, used < len ? len - used : 0, "'");
+}
+
+static int side_commands(struct kw_compare_side *s, const struct kw_recording *r, size_t n,
+			 const char *const *paths)
+{
+	s->cmds = calloc(n, sizeof(*s->cmds));
+	if (!s->cmds)
+		return -ENOMEM;
+	s->ncmds = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct kw_meta *m = &r[i].meta;
+		size_t len = 2048, used;
+		char *d = malloc(len), num[32];
+
+		if (!d)
+			return -ENOMEM;
+		s->cmds[i] = d;
+		if (m->kvmwalk_command[0]) {
+			snprintf(d, len, "%s", m->kvmwalk_command);
+			continue;
+		}
+		/* an older recording: rebuilt from what its metadata says */
+		s->reconstructed = true;
+		used = snprintf(d, len, "kvmwalk record");
+		if (m->attach[0] && strcmp(m->attach, "auto"))
+			used += snprintf(d + used, len - used, " --attach %s", m->attach);
+		if (!m->visits)
+			used += snprintf(d + used, len - used, " --no-visits");
+		if (m->pid_filter)
+			used += snprintf(d + used, len - used, " --pid %u", m->pid_filter);
+		if (paths) {
+			const char *base = strrchr(paths[i], '/');
+
+			used += snprintf(d + used, len - used, " -o");
+			used = append_word(d, used, len, base ? base + 1 : paths[i]);
+		}
+		if (m->command[0]) {
+			used += snprintf(d + used, used < len ? len - used : 0, " -- %s", m->command);
+		} else if (m->duration_s > 0) {
+			snprintf(num, sizeof(num), "%.0f", m->duration_s);
+			snprintf(d + used, used < len ? len - used : 0, " -d %s", num);
+		}
+	}
+	return 0;
+}
+
+static void describe_side(struct kw_compare_side *s, const struct kw_recording *r, size_t n)
+{
+	s->runs = n;
+	side_value(s->kernel, sizeof(s->kernel), r, n, get_kernel, NULL);
+	side_value(s->arch, sizeof(s->arch), r, n, get_arch, NULL);
+	side_value(s->host, sizeof(s->host), r, n, get_hostname, NULL);
+	s->overhead_share = overhead_of(r, n, &s->overhead_known);
+}
+
+int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size_t n_base,
+		     const struct kw_recording *new, size_t n_new, const struct kw_compare_opts *o)
+{
+	struct builder b = { .c = c, .base = base, .new = new, .o = o };
+	int err = 0, p, i;
 
 	memset(c, 0, sizeof(*c));
 	if (!n_base || !n_new)
 		return -EINVAL;
 	c->n_base = n_base;
 	c->n_new = n_new;
-	c->level = level;
-	c->method = method;
-	snprintf(c->base_kernel, sizeof(c->base_kernel), "%s", base[0].meta.kernel);
-	snprintf(c->new_kernel, sizeof(c->new_kernel), "%s", new[0].meta.kernel);
-	snprintf(c->base_arch, sizeof(c->base_arch), "%s", base[0].meta.arch);
-	snprintf(c->new_arch, sizeof(c->new_arch), "%s", new[0].meta.arch);
-	bv = calloc(n_base, sizeof(*bv));
-	nv = calloc(n_new, sizeof(*nv));
-	if (!bv || !nv) {
+	c->level = o->level;
+	c->method = o->method;
+	describe_side(&c->base, base, n_base);
+	describe_side(&c->new, new, n_new);
+	b.bv = calloc(n_base, sizeof(*b.bv));
+	b.nv = calloc(n_new, sizeof(*b.nv));
+	if (!b.bv || !b.nv) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
 	for (p = 0; p < KW_NR_PROBES && !err; p++)
-		for (k = M_CALLS; k <= M_TOTAL && !err; k++)
-			if (k == M_CALLS || kw_probe_descs[p].timed)
-				err = add_row(c, base, new, k, p, bv, nv);
-	for (i = 0; i < KW_NR_COUNTERS && !err; i++)
-		err = add_row(c, base, new, M_COUNTER, i, bv, nv);
+		err = probe_rows(&b, p);
+	for (i = 0; i < KW_NR_COUNTERS && !err; i++) {
+		/* the unmap, zap and fault counters are rows of their probes already */
+		if ((i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) || i >= KW_C_PF_RET)
+			continue;
+		err = add_row(&b, "counters", kw_counter_names[i], KW_U_COUNT, f_counter, i);
+	}
+	err = err ?: build_sections(&b);
+	err = err ?: build_diffs(&b);
+	err = err ?: overhead_warning(c);
+	err = err ?: lost_warning(c, base, n_base, "base");
+	err = err ?: lost_warning(c, new, n_new, "new");
+	err = err ?: side_commands(&c->base, base, n_base, o->base_paths);
+	err = err ?: side_commands(&c->new, new, n_new, o->new_paths);
 cleanup:
-	free(bv);
-	free(nv);
+	free(b.bv);
+	free(b.nv);
 	if (err)
 		kw_compare_free(c);
 	return err;
+}
+
+static void free_cmds(struct kw_compare_side *s)
+{
+	for (size_t i = 0; i < s->ncmds; i++)
+		free(s->cmds[i]);
+	free(s->cmds);
+	s->cmds = NULL;
+	s->ncmds = 0;
 }
 
 void kw_compare_free(struct kw_compare *c)
@@ -119,9 +756,17 @@ void kw_compare_free(struct kw_compare *c)
 	if (!c)
 		return;
 	free(c->rows);
+	free(c->diffs);
+	free(c->warnings);
+	free_cmds(&c->base);
+	free_cmds(&c->new);
 	c->rows = NULL;
-	c->nrows = 0;
+	c->diffs = NULL;
+	c->warnings = NULL;
+	c->nrows = c->ndiffs = c->nwarnings = 0;
 }
+
+/* ---- formatting -------------------------------------------------------------------------------- */
 
 /* At most 7 characters: 4 significant digits with an SI suffix. */
 static const char *fmt_num(char *buf, size_t size, double v)
@@ -138,6 +783,38 @@ static const char *fmt_num(char *buf, size_t size, double v)
 		i++;
 	}
 	snprintf(buf, size, v < 100 ? "%.2f%c" : "%.1f%c", v, sfx[i]);
+	return buf;
+}
+
+static const char *fmt_value(char *buf, size_t size, double v, enum kw_compare_unit u)
+{
+	if (u == KW_U_NS) {
+		kw_fmt_ns(buf, size, v);
+		return buf;
+	}
+	return fmt_num(buf, size, v);
+}
+
+/* Exact, with thousands separators: "262,144", "512.5". */
+static const char *fmt_exact(char *buf, size_t size, double v, enum kw_compare_unit u)
+{
+	char digits[48], *p;
+	size_t n, lead, o = 0;
+
+	if (u == KW_U_NS) {
+		kw_fmt_ns(buf, size, v);
+		return buf;
+	}
+	snprintf(digits, sizeof(digits), fabs(v - round(v)) < 0.005 ? "%.0f" : "%.2f", v);
+	p = strchr(digits, '.');
+	n = p ? (size_t)(p - digits) : strlen(digits);
+	lead = n % 3 ? n % 3 : 3;
+	for (size_t i = 0; digits[i] && o + 2 < size; i++) {
+		if (i < n && i >= lead && (i - lead) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = 0;
 	return buf;
 }
 
@@ -168,6 +845,13 @@ static const char *fmt_interval(char *buf, size_t size, const struct kw_change *
 	return buf;
 }
 
+static const char *verdict(const struct kw_change *ch)
+{
+	if (!ch->has_interval)
+		return "no interval";
+	return ch->significant ? "significant" : "no significant change";
+}
+
 static const char *method_name(enum kw_ci_method m)
 {
 	return m == KW_CI_BOOTSTRAP ? "bootstrap" : "hodges-lehmann";
@@ -184,72 +868,237 @@ static double shown_confidence(const struct kw_compare *c)
 	return 0;
 }
 
+static const char *unit_word(enum kw_compare_unit u)
+{
+	return u == KW_U_NS ? "ns" : u == KW_U_RATIO ? "ratio" : "count";
+}
+
+/* Section line values: "512 per block", "1.84ms". */
+static void fmt_line_value(char *buf, size_t size, double v, const struct kw_compare_line *l)
+{
+	char n[48];
+
+	fmt_exact(n, sizeof(n), v, l->unit);
+	snprintf(buf, size, l->per[0] ? "%s %s" : "%s", n, l->per);
+}
+
+/* ---- text -------------------------------------------------------------------------------------- */
+
+/* Words of s, wrapped at TEXT_COLS: first line after prefix, the others after indent spaces. */
+static void print_wrapped(FILE *f, const char *prefix, int indent, const char *s, bool shell)
+{
+	int col = fprintf(f, "%s", prefix), start = col;
+	const char *cont = shell ? " \\" : "";
+	int clen = (int)strlen(cont);
+
+	while (*s) {
+		int k = (int)strcspn(s, " ");
+
+		if (col > start && col + 1 + k + clen > TEXT_COLS) {
+			fprintf(f, "%s\n%*s", cont, indent, "");
+			col = start = indent;
+		} else if (col > start) {
+			col += fprintf(f, " ");
+		}
+		/* a word longer than a line is cut: the text must fit */
+		if (col + k + clen > TEXT_COLS && !shell)
+			k = TEXT_COLS - col;
+		col += fprintf(f, "%.*s", k, s);
+		s += k;
+		s += strspn(s, " ");
+	}
+	fputc('\n', f);
+}
+
+static void print_side_text(FILE *f, const char *name, const struct kw_compare_side *s)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s %s, host %s, %zu run%s", s->kernel, s->arch,
+		 s->host[0] ? s->host : "unknown", s->runs,
+		 s->runs == 1 ? "" : "s");
+	print_wrapped(f, name, 8, buf, false);
+}
+
 static void print_text(FILE *f, const struct kw_compare *c)
 {
 	double conf = shown_confidence(c);
 	const char *group = NULL;
-	size_t i;
+	size_t i, j;
 
-	fprintf(f, "kvmwalk compare: %zu base run%s, %zu new run%s\n", c->n_base,
+	fprintf(f, "kvmwalk compare: %zu base run%s against %zu new run%s\n", c->n_base,
 		c->n_base == 1 ? "" : "s", c->n_new, c->n_new == 1 ? "" : "s");
-	fprintf(f, "  base: %.50s %.10s\n", c->base_kernel, c->base_arch);
-	fprintf(f, "  new:  %.50s %.10s\n", c->new_kernel, c->new_arch);
-	fprintf(f, "Values are medians over runs; delta is the change of the median.\n");
+	print_side_text(f, "  base: ", &c->base);
+	print_side_text(f, "  new:  ", &c->new);
+	if (c->base.overhead_known || c->new.overhead_known)
+		fprintf(f, "  probe overhead: base %.1f %%, new %.1f %% of the measured time\n",
+			100 * c->base.overhead_share, 100 * c->new.overhead_share);
+	else
+		fprintf(f, "  probe overhead: not measured (BPF run-time statistics were off)\n");
+
+	fprintf(f, "\n");
+	if (!c->ndiffs)
+		fprintf(f, "Environment: no difference besides the kernel release.\n");
+	else
+		fprintf(f, "Environment differences that can change the numbers:\n");
+	for (i = 0; i < c->ndiffs; i++) {
+		fprintf(f, "  %.68s\n", c->diffs[i].what);
+		print_wrapped(f, "    base: ", 10, c->diffs[i].base, false);
+		print_wrapped(f, "    new:  ", 10, c->diffs[i].new, false);
+	}
+	for (i = 0; i < c->nwarnings; i++) {
+		if (!i)
+			fprintf(f, "\n");
+		print_wrapped(f, "WARNING: ", 9, c->warnings[i], false);
+	}
+
+	for (i = 0; i < c->nsections; i++) {
+		const struct kw_compare_section *s = &c->sections[i];
+
+		fprintf(f, "\n%.72s\n  (%.68s)\n", s->title, s->where);
+		for (j = 0; j < s->nlines; j++) {
+			const struct kw_compare_line *l = &s->lines[j];
+			char b[64], n[64], d[16], line[160];
+			int len;
+
+			fmt_exact(b, sizeof(b), l->change.base_median, l->unit);
+			fmt_line_value(n, sizeof(n), l->change.new_median, l);
+			len = snprintf(line, sizeof(line), "  %s: %s -> %s", l->what, b, n);
+			if (l->change.base_median != l->change.new_median &&
+			    !isnan(l->change.delta_pct)) {
+				fmt_pct(d, sizeof(d), l->change.delta_pct, "%");
+				if (len + 3 + (int)strlen(d) <= TEXT_COLS)
+					snprintf(line + len, sizeof(line) - len, " (%s)", d);
+			}
+			fprintf(f, "%.72s\n", line);
+		}
+	}
+
+	fprintf(f, "\nPer function: medians over runs; delta: the change of the median.\n");
 	if (!conf)
-		fprintf(f, "No intervals: one run on a side.\n");
+		fprintf(f, "One run on a side: no interval can be given (repeat the runs).\n");
 	else if (c->method == KW_CI_BOOTSTRAP)
 		fprintf(f, "Intervals: %.1f %% percentile bootstrap of the ratio of medians.\n",
 			100 * conf);
 	else
-		fprintf(f, "Intervals: %.1f %% Hodges-Lehmann (Mann-Whitney), for the ratio.\n",
+		fprintf(f, "Intervals: %.1f %% Hodges-Lehmann (Mann-Whitney), of the ratio.\n",
 			100 * conf);
-	fprintf(f, "* marks an interval that excludes 0 at %.0f %% or more.\n",
-		100 * KW_MIN_CONFIDENCE);
-	/* 2 + 24 + 1 + 8 + 1 + 8 + 1 + 8 + 1 + 1 + 17 = 72 */
-	fprintf(f, "\n  %-24s %8s %8s %8s  %s\n", "", "base", "new", "delta", "interval %");
+	if (conf)
+		fprintf(f, "* the interval excludes 0; n.s.: no significant change.\n");
+	/* 2 + 21 + 1 + 8 + 1 + 8 + 1 + 8 + 1 + 1 + 20 = 72 */
+	fprintf(f, "\n  %-21s %8s %8s %8s  %s\n", "", "base", "new", "delta", "interval %");
 	for (i = 0; i < c->nrows; i++) {
 		const struct kw_compare_row *r = &c->rows[i];
 		const struct kw_change *ch = &r->change;
-		char b[16], n[16], d[16], iv[40];
+		char b[16], n[16], d[16], iv[40], col[48];
 
 		if (!group || strcmp(group, r->group)) {
 			group = r->group;
 			fprintf(f, "%.*s\n", TEXT_COLS, group);
 		}
-		fprintf(f, "  %-24.24s %8s %8s %8s%c %s\n", r->metric,
-			fmt_num(b, sizeof(b), ch->base_median),
-			fmt_num(n, sizeof(n), ch->new_median),
-			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? '*' : ' ',
-			fmt_interval(iv, sizeof(iv), ch));
+		fmt_interval(iv, sizeof(iv), ch);
+		if (ch->has_interval && !ch->significant)
+			snprintf(col, sizeof(col), strlen(iv) <= 15 ? "n.s. %s" : "n.s.",
+				 fmt_interval(iv, sizeof(iv), ch));
+		else
+			snprintf(col, sizeof(col), "%s", fmt_interval(iv, sizeof(iv), ch));
+		fprintf(f, "  %-21.21s %8s %8s %8s%c %s\n", r->metric,
+			fmt_value(b, sizeof(b), ch->base_median, r->unit),
+			fmt_value(n, sizeof(n), ch->new_median, r->unit),
+			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? '*' : ' ', col);
 	}
+
+	for (int side = 0; side < 2; side++) {
+		const struct kw_compare_side *s = side ? &c->new : &c->base;
+
+		fprintf(f, "\nRecorded with (%s, %s):\n", side ? "new" : "base", s->kernel);
+		for (i = 0; i < s->ncmds; i++)
+			print_wrapped(f, "  ", 6, s->cmds[i], true);
+		if (s->reconstructed)
+			fprintf(f, "  (rebuilt from the metadata of an older recording)\n");
+	}
+}
+
+/* ---- markdown ---------------------------------------------------------------------------------- */
+
+static void md_side(FILE *f, const char *name, const struct kw_compare_side *s)
+{
+	fprintf(f, "| %s | `%s` | %s | %s | %zu |\n", name, s->kernel, s->arch, s->host, s->runs);
 }
 
 static void print_markdown(FILE *f, const struct kw_compare *c)
 {
 	double conf = shown_confidence(c);
-	size_t i;
+	size_t i, j;
 
-	fprintf(f, "**kvmwalk compare**: %zu base runs (`%s` %s), %zu new runs (`%s` %s). ",
-		c->n_base, c->base_kernel, c->base_arch, c->n_new, c->new_kernel, c->new_arch);
+	fprintf(f, "### kvmwalk compare\n\n");
+	fprintf(f, "| side | kernel | arch | host | runs |\n|---|---|---|---|---:|\n");
+	md_side(f, "base", &c->base);
+	md_side(f, "new", &c->new);
+	if (c->base.overhead_known || c->new.overhead_known)
+		fprintf(f, "\nProbe overhead: base %.1f %%, new %.1f %% of the measured time.\n",
+			100 * c->base.overhead_share, 100 * c->new.overhead_share);
+	fprintf(f, "\n");
+	if (!c->ndiffs) {
+		fprintf(f, "Environment: no difference besides the kernel release.\n");
+	} else {
+		fprintf(f, "**Environment differences that can change the numbers**\n\n");
+		fprintf(f, "| what | base | new |\n|---|---|---|\n");
+		for (i = 0; i < c->ndiffs; i++)
+			fprintf(f, "| %s | `%s` | `%s` |\n", c->diffs[i].what, c->diffs[i].base,
+				c->diffs[i].new);
+	}
+	for (i = 0; i < c->nwarnings; i++)
+		fprintf(f, "%s> **Warning**: %s\n", i ? ">\n" : "\n", c->warnings[i]);
+
+	for (i = 0; i < c->nsections; i++) {
+		const struct kw_compare_section *s = &c->sections[i];
+
+		fprintf(f, "\n**%s** (%s)\n\n", s->title, s->where);
+		fprintf(f, "| quantity | base | new | delta |\n|---|---:|---:|---:|\n");
+		for (j = 0; j < s->nlines; j++) {
+			const struct kw_compare_line *l = &s->lines[j];
+			char b[64], n[64], d[16];
+
+			fmt_line_value(b, sizeof(b), l->change.base_median, l);
+			fmt_line_value(n, sizeof(n), l->change.new_median, l);
+			fprintf(f, "| %s | %s | %s | %s |\n", l->what, b, n,
+				fmt_pct(d, sizeof(d), l->change.delta_pct, "%"));
+		}
+	}
+
+	fprintf(f, "\n**Per function**: medians over runs. ");
 	if (conf)
-		fprintf(f, "Medians over runs; %.1f %% intervals (%s); * excludes 0.\n\n",
-			100 * conf, method_name(c->method));
+		fprintf(f, "%.1f %% intervals (%s); * the interval excludes 0.\n\n", 100 * conf,
+			method_name(c->method));
 	else
-		fprintf(f, "Medians over runs; no intervals with one run on a side.\n\n");
-	fprintf(f, "| probe | metric | base | new | delta | interval %% |\n");
-	fprintf(f, "|---|---|---:|---:|---:|---|\n");
+		fprintf(f, "One run on a side: no interval can be given.\n\n");
+	fprintf(f, "| function | metric | base | new | delta | interval %% | verdict |\n");
+	fprintf(f, "|---|---|---:|---:|---:|---|---|\n");
 	for (i = 0; i < c->nrows; i++) {
 		const struct kw_compare_row *r = &c->rows[i];
 		const struct kw_change *ch = &r->change;
 		char b[16], n[16], d[16], iv[40];
 
-		fprintf(f, "| `%s` | %s | %s | %s | %s%s | %s |\n", r->group, r->metric,
-			fmt_num(b, sizeof(b), ch->base_median),
-			fmt_num(n, sizeof(n), ch->new_median),
+		fprintf(f, "| `%s` | %s | %s | %s | %s%s | %s | %s |\n", r->group, r->metric,
+			fmt_value(b, sizeof(b), ch->base_median, r->unit),
+			fmt_value(n, sizeof(n), ch->new_median, r->unit),
 			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? " *" : "",
-			fmt_interval(iv, sizeof(iv), ch));
+			fmt_interval(iv, sizeof(iv), ch), verdict(ch));
+	}
+
+	for (int side = 0; side < 2; side++) {
+		const struct kw_compare_side *s = side ? &c->new : &c->base;
+
+		fprintf(f, "\nRecorded with (%s, `%s`)%s:\n\n```sh\n", side ? "new" : "base",
+			s->kernel, s->reconstructed ? ", rebuilt from older metadata" : "");
+		for (i = 0; i < s->ncmds; i++)
+			fprintf(f, "%s\n", s->cmds[i]);
+		fprintf(f, "```\n");
 	}
 }
+
+/* ---- JSON -------------------------------------------------------------------------------------- */
 
 /* JSON has no NAN: null. */
 static json_t *num(double v)
@@ -257,47 +1106,92 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *change_json(json_t *o, const struct kw_change *ch)
+{
+	json_object_set_new(o, "base_median", num(ch->base_median));
+	json_object_set_new(o, "new_median", num(ch->new_median));
+	json_object_set_new(o, "delta_pct", num(ch->delta_pct));
+	json_object_set_new(o, "shift_pct", num(ch->shift_pct));
+	json_object_set_new(o, "interval_pct",
+			    ch->has_interval ?
+				    json_pack("[oo]", num(ch->ci_low_pct), num(ch->ci_high_pct)) :
+				    json_null());
+	json_object_set_new(o, "confidence",
+			    ch->has_interval ? json_real(ch->confidence) : json_null());
+	json_object_set_new(o, "significant", json_boolean(ch->significant));
+	json_object_set_new(o, "verdict", json_string(verdict(ch)));
+	return o;
+}
+
+static json_t *side_json(const struct kw_compare_side *s)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	json_object_set_new(o, "runs", json_integer(s->runs));
+	json_object_set_new(o, "kernel", json_string(s->kernel));
+	json_object_set_new(o, "arch", json_string(s->arch));
+	json_object_set_new(o, "host", json_string(s->host));
+	json_object_set_new(o, "overhead_share",
+			    s->overhead_known ? json_real(s->overhead_share) : json_null());
+	for (size_t i = 0; i < s->ncmds; i++)
+		json_array_append_new(a, json_string(s->cmds[i]));
+	json_object_set_new(o, "commands", a);
+	json_object_set_new(o, "commands_rebuilt", json_boolean(s->reconstructed));
+	return o;
+}
+
 static int print_json(FILE *f, const struct kw_compare *c)
 {
-	json_t *root = json_object(), *rows = json_array();
-	size_t i;
+	static const char *const known[KW_NR_KNOWN] = {
+		[KW_K_SKIP_LEVEL] = "split-skips-level-3",
+		[KW_K_EMPTY_LEAF] = "tdp-empty-leaf-hint",
+		[KW_K_DEFER_FLUSH] = "flush-only-when-unmapped",
+		[KW_K_FAST_PF] = "tdp-lockless-fast-fault",
+	};
+	json_t *root = json_object(), *a, *o;
+	size_t i, j;
 	int err;
 
-	if (!root || !rows) {
-		json_decref(root);
-		json_decref(rows);
+	if (!root)
 		return -ENOMEM;
-	}
 	json_object_set_new(root, "schema", json_string("kvmwalk-compare/1"));
 	json_object_set_new(root, "level", json_real(c->level));
 	json_object_set_new(root, "method", json_string(method_name(c->method)));
-	json_object_set_new(root, "base",
-			    json_pack("{sIssss}", "runs", (json_int_t)c->n_base, "kernel",
-				      c->base_kernel, "arch", c->base_arch));
-	json_object_set_new(root, "new",
-			    json_pack("{sIssss}", "runs", (json_int_t)c->n_new, "kernel",
-				      c->new_kernel, "arch", c->new_arch));
+	json_object_set_new(root, "base", side_json(&c->base));
+	json_object_set_new(root, "new", side_json(&c->new));
+	a = json_array();
+	for (i = 0; i < c->ndiffs; i++)
+		json_array_append_new(a, json_pack("{ssssss}", "what", c->diffs[i].what, "base",
+						   c->diffs[i].base, "new", c->diffs[i].new));
+	json_object_set_new(root, "differences", a);
+	a = json_array();
+	for (i = 0; i < c->nwarnings; i++)
+		json_array_append_new(a, json_string(c->warnings[i]));
+	json_object_set_new(root, "warnings", a);
+	a = json_array();
+	for (i = 0; i < c->nsections; i++) {
+		const struct kw_compare_section *s = &c->sections[i];
+		json_t *lines = json_array();
+
+		for (j = 0; j < s->nlines; j++) {
+			o = json_pack("{ssssss}", "what", s->lines[j].what, "per", s->lines[j].per,
+				      "unit", unit_word(s->lines[j].unit));
+			json_array_append_new(lines, change_json(o, &s->lines[j].change));
+		}
+		json_array_append_new(a, json_pack("{sssssssO}", "change", known[s->change], "title",
+						   s->title, "where", s->where, "lines", lines));
+		json_decref(lines);
+	}
+	json_object_set_new(root, "sections", a);
+	a = json_array();
 	for (i = 0; i < c->nrows; i++) {
 		const struct kw_compare_row *r = &c->rows[i];
-		const struct kw_change *ch = &r->change;
-		json_t *o = json_object();
 
-		json_object_set_new(o, "group", json_string(r->group));
-		json_object_set_new(o, "metric", json_string(r->metric));
-		json_object_set_new(o, "base_median", num(ch->base_median));
-		json_object_set_new(o, "new_median", num(ch->new_median));
-		json_object_set_new(o, "delta_pct", num(ch->delta_pct));
-		json_object_set_new(o, "shift_pct", num(ch->shift_pct));
-		json_object_set_new(o, "interval_pct",
-				    ch->has_interval ? json_pack("[oo]", num(ch->ci_low_pct),
-								 num(ch->ci_high_pct))
-						     : json_null());
-		json_object_set_new(o, "confidence",
-				    ch->has_interval ? json_real(ch->confidence) : json_null());
-		json_object_set_new(o, "significant", json_boolean(ch->significant));
-		json_array_append_new(rows, o);
+		o = json_pack("{ssssss}", "group", r->group, "metric", r->metric, "unit",
+			      unit_word(r->unit));
+		json_array_append_new(a, change_json(o, &r->change));
 	}
-	json_object_set_new(root, "rows", rows);
+	json_object_set_new(root, "rows", a);
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 	fputc('\n', f);
 	json_decref(root);

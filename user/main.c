@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "loader.h"
 #include "record.h"
 #include "report.h"
@@ -294,6 +295,7 @@ static int cmd_record(int argc, char **argv)
 	r.meta.pid_filter = c.lo.pid;
 	r.meta.visits = c.lo.visits;
 	r.meta.exit_status = -1;
+	kw_meta_set_command(&r.meta, argc, argv);
 	if (c.interval) {
 		struct kw_interval iv = { .t = now_s() - start };
 
@@ -458,6 +460,7 @@ static const struct {
 	{ "report", cmd_report, "print a recording (text <= 80 columns, or --json)" },
 	{ "top", cmd_top, "live per-function rates and latencies" },
 	{ "serve", serve_main, "Prometheus exporter (HTTP on loopback, or a textfile)" },
+	{ "compare", compare_main, "before/after report of recordings, for patch reviews" },
 };
 
 static void usage(FILE *f)

@@ -95,6 +95,7 @@ struct kw_meta {
 	char started[32];	/* UTC, ISO 8601 */
 	double duration_s;
 	char command[512];	/* the recorded command, "" for -d / Ctrl-C */
+	char kvmwalk_command[1024]; /* kvmwalk's own command line, shell-quoted; "" before 0.1 */
 	int exit_status;	/* the command's, -1 if none */
 	__u32 pid_filter;
 	bool visits;		/* per-entry callback probes enabled */
@@ -136,6 +137,8 @@ int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);
 int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
+/* Sets meta.kvmwalk_command from argv (argv[0] "kvmwalk record"), quoted for a POSIX shell. */
+void kw_meta_set_command(struct kw_meta *m, int argc, char **argv);
 /* Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output. */
 void kw_recording_sort(struct kw_recording *r);
 

@@ -72,6 +72,7 @@ static void print_all(const struct kw_compare *c, const char *name)
 void test_compare(void)
 {
 	struct kw_recording *base = calloc(RUNS, sizeof(*base)), *new = calloc(RUNS, sizeof(*new));
+	struct kw_compare_opts opts = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
 	struct kw_compare c = { 0 };
 	const struct kw_compare_row *r;
 	size_t i;
@@ -82,23 +83,22 @@ void test_compare(void)
 		fill(&base[i], i, false);
 		fill(&new[i], i, true);
 	}
-	if (!ASSERT_EQ(kw_compare_build(&c, base, RUNS, new, RUNS, 0.95, KW_CI_HODGES_LEHMANN), 0,
-		       "build"))
+	if (!ASSERT_EQ(kw_compare_build(&c, base, RUNS, new, RUNS, &opts), 0, "build"))
 		goto out;
-	/* walk: calls, p50, p99, total; unmap: the same; counters: three */
-	if (!ASSERT_EQ(c.nrows, 11, "rows"))
+	/* walk: calls, median, p90, p99, mean; unmap: the same, flushes/unmap, empty flushes/run */
+	if (!ASSERT_EQ(c.nrows, 12, "rows"))
 		goto out;
 	r = &c.rows[0];
 	ASSERT_STREQ(r->group, "kvm_pgtable_walk", "first group");
-	ASSERT_STREQ(r->metric, "calls", "first metric");
+	ASSERT_STREQ(r->metric, "calls/run", "first metric");
 	ASSERT_FALSE(r->change.significant, "walk calls unchanged");
 	for (i = 0; i < c.nrows; i++) {
 		r = &c.rows[i];
-		if (!strcmp(r->group, "kvm_pgtable_stage2_unmap") && !strcmp(r->metric, "p50 ns")) {
+		if (!strcmp(r->group, "kvm_pgtable_stage2_unmap") && !strcmp(r->metric, "median")) {
 			ASSERT_NEAR(r->change.delta_pct, -47, 0.5, "unmap p50 -47 %");
 			ASSERT_TRUE(r->change.significant, "unmap p50 significant");
 		}
-		if (!strcmp(r->metric, "empty_flushes")) {
+		if (!strcmp(r->metric, "empty flushes/run")) {
 			ASSERT_NEAR(r->change.delta_pct, -100, 0, "empty flushes gone");
 			ASSERT_TRUE(r->change.significant, "empty flushes significant");
 		}
@@ -107,8 +107,7 @@ void test_compare(void)
 	kw_compare_free(&c);
 
 	/* one run a side: medians and delta, no interval */
-	if (!ASSERT_EQ(kw_compare_build(&c, base, 1, new, 1, 0.95, KW_CI_HODGES_LEHMANN), 0,
-		       "build 1 vs 1"))
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 1, new, 1, &opts), 0, "build 1 vs 1"))
 		goto out;
 	for (i = 0; i < c.nrows; i++)
 		if (!ASSERT_FALSE(c.rows[i].change.has_interval, "1 vs 1: no interval"))
@@ -116,8 +115,7 @@ void test_compare(void)
 	print_all(&c, "1v1");
 	kw_compare_free(&c);
 
-	ASSERT_EQ(kw_compare_build(&c, base, 0, new, 1, 0.95, KW_CI_HODGES_LEHMANN), -EINVAL,
-		  "no base runs");
+	ASSERT_EQ(kw_compare_build(&c, base, 0, new, 1, &opts), -EINVAL, "no base runs");
 out:
 	kw_compare_free(&c);
 	kw_compare_free(NULL);
