@@ -16,15 +16,15 @@
  * is fixed per unit (not derived from the data), so every scrape has the same series.
  */
 enum unit {
-	UNIT_NS,	/* exported in seconds */
+	UNIT_NS, /* exported in seconds */
 	UNIT_BYTES,
-	UNIT_COUNT,	/* pages, gfns, leaves */
+	UNIT_COUNT, /* pages, gfns, leaves */
 };
 
 static const struct {
 	unsigned int min_exp, max_exp; /* le = 2^k - 1 for k in [min_exp, max_exp] */
 } ranges[] = {
-	[UNIT_NS] = { 6, 35 },	  /* 63 ns .. 34.4 s */
+	[UNIT_NS] = { 6, 35 },	   /* 63 ns .. 34.4 s */
 	[UNIT_BYTES] = { 12, 48 }, /* 4 KiB - 1 .. 256 TiB - 1: a walk of the whole IPA space */
 	[UNIT_COUNT] = { 0, 30 },
 };
@@ -199,7 +199,8 @@ static bool attached(const struct kw_plan *pl)
 static void put_info(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 {
 	const struct prom_facts *fa = o->facts;
-	const char *version = fa && fa->version && *fa->version ? fa->version : r->meta.tool_version;
+	const char *version =
+		fa && fa->version && *fa->version ? fa->version : r->meta.tool_version;
 	int n = 0;
 
 	family(f, "kvmwalk_build_info", "gauge",
@@ -207,7 +208,8 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 	put_u64(f, "kvmwalk_build_info",
 		(const char *const[]){ "version", version, "arch", rec_arch(r), NULL }, 1);
 	family(f, "kvmwalk_kernel_info", "gauge",
-	       "Always 1; the running kernel's release and KVM mode (vhe, nvhe, protected, tdp, ...).");
+	       "Always 1; the running kernel's release and KVM mode (vhe, nvhe, protected, tdp, "
+	       "...).");
 	put_u64(f, "kvmwalk_kernel_info",
 		(const char *const[]){ "release", r->meta.kernel, "kvm_mode", r->meta.kvm_mode,
 				       NULL },
@@ -225,8 +227,8 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 	}
 
 	family(f, "kvmwalk_probe_info", "gauge",
-	       "Always 1; how each probe is attached: fentry, kprobe, tracepoint, unavailable or off. "
-	       "target is the kernel function or tracepoint actually used.");
+	       "Always 1; how each probe is attached: fentry, kprobe, tracepoint, unavailable or "
+	       "off. target is the kernel function or tracepoint actually used.");
 	for (int p = 0; p < KW_NR_PROBES; p++) {
 		if (!in_arch(r, p))
 			continue;
@@ -258,8 +260,10 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 		family(f, fams[k].name, fams[k].type, fams[k].help);
 		for (int p = 0; p < KW_NR_PROBES; p++) {
 			const struct kw_func *fn = &r->funcs[p];
-			__u64 v = k == 0 ? fn->calls : k == 1 ? fn->missed : k == 2 ? fn->dropped
-									: fn->errors;
+			__u64 v = k == 0   ? fn->calls
+				  : k == 1 ? fn->missed
+				  : k == 2 ? fn->dropped
+					   : fn->errors;
 
 			if (in_arch(r, p))
 				put_u64(f, fams[k].name,
@@ -270,7 +274,8 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 	}
 
 	family(f, "kvmwalk_duration_seconds", "histogram",
-	       "Time from entry to return of each probed function, inclusive of nested probed calls.");
+	       "Time from entry to return of each probed function, inclusive of nested probed "
+	       "calls.");
 	for (int p = 0; p < KW_NR_PROBES; p++)
 		if (in_arch(r, p) && kw_probe_descs[p].timed)
 			put_hist(f, "kvmwalk_duration_seconds",
@@ -289,8 +294,8 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 			if (!any)
 				family(f, name, "histogram",
 				       bytes ? "Size of the IPA range each call walks."
-					     : "Pages (TLB flushes) or guest frames (TDP zaps) in the "
-					       "range of each call.");
+					     : "Pages (TLB flushes) or guest frames (TDP zaps) in "
+					       "the range of each call.");
 			any = true;
 			put_hist(f, name,
 				 (const char *const[]){ "function", kw_probe_descs[p].name, NULL },
@@ -333,8 +338,12 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
 
-		rows[n] = (struct trig_row){ t->probe, t->trigger, t->trigger == KW_T_IOCTL ? t->cmd : 0,
-					     o->per_vm ? t->pid : 0, t->calls, t->ns };
+		rows[n] = (struct trig_row){ t->probe,
+					     t->trigger,
+					     t->trigger == KW_T_IOCTL ? t->cmd : 0,
+					     o->per_vm ? t->pid : 0,
+					     t->calls,
+					     t->ns };
 		if (rows[n].probe < 0 || rows[n].probe >= KW_NR_PROBES)
 			rows[n].probe = 0;
 		if (rows[n].trigger < 0 || rows[n].trigger >= KW_NR_TRIGGERS)
@@ -354,12 +363,14 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 	}
 
 	for (int k = 0; k < 2; k++) {
-		const char *name = k ? "kvmwalk_trigger_seconds_total" : "kvmwalk_trigger_calls_total";
+		const char *name =
+			k ? "kvmwalk_trigger_seconds_total" : "kvmwalk_trigger_calls_total";
 
 		family(f, name, "counter",
-		       k ? "Time in each probed function by what caused the call (ioctl: which one)."
-			 : "Calls of each probed function by what caused them: a KVM ioctl (ioctl says "
-			   "which), an MMU-notifier invalidation, a vCPU fault, or other.");
+		       k ? "Time in each probed function by what caused the call (ioctl: which "
+			   "one)."
+			 : "Calls of each probed function by what caused them: a KVM ioctl (ioctl "
+			   "says which), an MMU-notifier invalidation, a vCPU fault, or other.");
 		for (size_t i = 0; i < m; i++) {
 			const struct trig_row *t = &rows[i];
 			char cmd[16], pid[16];
@@ -373,10 +384,14 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 				}
 			}
 			snprintf(pid, sizeof(pid), "%u", t->pid);
-			const char *kv[] = { "function", kw_probe_descs[t->probe].name,
-					     "trigger",	 kw_trigger_names[t->trigger],
-					     "ioctl",	 ioctl,
-					     o->per_vm ? "pid" : NULL, pid,
+			const char *kv[] = { "function",
+					     kw_probe_descs[t->probe].name,
+					     "trigger",
+					     kw_trigger_names[t->trigger],
+					     "ioctl",
+					     ioctl,
+					     o->per_vm ? "pid" : NULL,
+					     pid,
 					     NULL };
 			if (k)
 				put_ns(f, name, kv, t->ns);
@@ -395,7 +410,7 @@ static int put_walks(FILE *f, const struct kw_recording *r)
 		const char *sym;
 		int nested;
 		__u64 calls, ns, bytes;
-	} *rows;
+	} * rows;
 	size_t n = 0;
 
 	if (!r->ncbs)
@@ -458,8 +473,9 @@ static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_o
 
 	if (in_arch(r, KW_P_SPLIT_WALKER) || in_arch(r, KW_P_UNMAP_WALKER)) {
 		family(f, "kvmwalk_visits_total", "counter",
-		       "Entries visited by the stage-2 walker callbacks, by level (-1..3) and outcome: "
-		       "split walker nothing/split/failed, unmap walker invalid/cleared/table.");
+		       "Entries visited by the stage-2 walker callbacks, by level (-1..3) and "
+		       "outcome: split walker nothing/split/failed, unmap walker "
+		       "invalid/cleared/table.");
 		for (int w = 0; w < KW_NR_WALKERS; w++) {
 			if (!in_arch(r, w == KW_W_SPLIT ? KW_P_SPLIT_WALKER : KW_P_UNMAP_WALKER))
 				continue;
@@ -469,10 +485,9 @@ static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_o
 				snprintf(lvl, sizeof(lvl), "%d", l - 1);
 				for (int out = 0; out < KW_NR_OUTCOMES; out++)
 					put_u64(f, "kvmwalk_visits_total",
-						(const char *const[]){ "walker", kw_walker_names[w],
-								       "level", lvl, "outcome",
-								       kw_outcome_name(w, out),
-								       NULL },
+						(const char *const[]){
+							"walker", kw_walker_names[w], "level", lvl,
+							"outcome", kw_outcome_name(w, out), NULL },
 						r->visits[KW_VISIT_IDX(w, l, out)]);
 			}
 		}
@@ -514,12 +529,13 @@ static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_o
 	       "cleared no leaf, so the flush invalidated nothing.");
 	put_u64(f, "kvmwalk_unmap_tlb_flushes_total",
 		(const char *const[]){ "empty", "false", NULL }, all > empty ? all - empty : 0);
-	put_u64(f, "kvmwalk_unmap_tlb_flushes_total", (const char *const[]){ "empty", "true", NULL },
-		empty);
+	put_u64(f, "kvmwalk_unmap_tlb_flushes_total",
+		(const char *const[]){ "empty", "true", NULL }, empty);
 	family(f, "kvmwalk_unmap_tlb_flush_seconds_total", "counter",
 	       "Time in range TLB flushes inside kvm_pgtable_stage2_unmap, empty or not.");
 	put_ns(f, "kvmwalk_unmap_tlb_flush_seconds_total",
-	       (const char *const[]){ "empty", "false", NULL }, all_ns > empty_ns ? all_ns - empty_ns : 0);
+	       (const char *const[]){ "empty", "false", NULL },
+	       all_ns > empty_ns ? all_ns - empty_ns : 0);
 	put_ns(f, "kvmwalk_unmap_tlb_flush_seconds_total",
 	       (const char *const[]){ "empty", "true", NULL }, empty_ns);
 }
@@ -543,7 +559,8 @@ static void put_x86(FILE *f, const struct kw_recording *r)
 	}
 	if (in_arch(r, KW_P_FAST_PF)) {
 		family(f, "kvmwalk_fast_page_faults_total", "counter",
-		       "fast_page_fault returns by outcome (RET_PF_* name from the kvm module's BTF).");
+		       "fast_page_fault returns by outcome (RET_PF_* name from the kvm module's "
+		       "BTF).");
 		for (int i = 0; i < KW_NR_PF_RET; i++) {
 			char name[40];
 
@@ -601,12 +618,12 @@ static void put_health(FILE *f, const struct kw_recording *r, const struct prom_
 				(const char *const[]){ "program", fa->progs[i].name, NULL },
 				fa->progs[i].run_cnt);
 	} else {
-		put_u64(f, "kvmwalk_bpf_runs_total", (const char *const[]){ "program", "all", NULL },
-			r->overhead.run_cnt);
+		put_u64(f, "kvmwalk_bpf_runs_total",
+			(const char *const[]){ "program", "all", NULL }, r->overhead.run_cnt);
 	}
 	family(f, "kvmwalk_measured_seconds_total", "counter",
-	       "Time inside the outermost measured kernel work (walks at depth 0, x86 zaps and fast "
-	       "faults): the denominator of the probes' relative cost.");
+	       "Time inside the outermost measured kernel work (walks at depth 0, x86 zaps and "
+	       "fast faults): the denominator of the probes' relative cost.");
 	put_ns(f, "kvmwalk_measured_seconds_total", NULL, r->overhead.measured_ns);
 }
 

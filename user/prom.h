@@ -18,8 +18,8 @@
 #include "record.h"
 
 enum prom_buckets {
-	PROM_BUCKETS_LOG2,	/* one bucket per power of two (the fine buckets merged) */
-	PROM_BUCKETS_FINE,	/* every log-linear sub-bucket boundary (8 per power of two) */
+	PROM_BUCKETS_LOG2, /* one bucket per power of two (the fine buckets merged) */
+	PROM_BUCKETS_FINE, /* every log-linear sub-bucket boundary (8 per power of two) */
 };
 
 /* Cost of one BPF program, from BPF run-time statistics. */
@@ -45,7 +45,7 @@ struct prom_facts {
 
 struct prom_opts {
 	enum prom_buckets buckets;
-	bool per_vm;	/* a `pid` label (the VMM's process id) on the trigger families */
+	bool per_vm; /* a `pid` label (the VMM's process id) on the trigger families */
 	const struct prom_facts *facts; /* NULL: none */
 };
 

@@ -69,7 +69,7 @@ enum {
 
 struct serve_opts {
 	struct loader_opts lo;
-	const char *listen;	/* NULL: none (only --textfile) */
+	const char *listen; /* NULL: none (only --textfile) */
 	bool listen_given;
 	const char *textfile;
 	double interval;
@@ -82,7 +82,8 @@ struct serve_opts {
 
 static const struct argp_option options[] = {
 	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
-	  "serve HTTP here (default " DEFAULT_LISTEN "; [::1]:9464 for IPv6, 0.0.0.0:9464 to expose "
+	  "serve HTTP here (default " DEFAULT_LISTEN
+	  "; [::1]:9464 for IPv6, 0.0.0.0:9464 to expose "
 	  "it; without --listen, --textfile alone serves no HTTP)" },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
 	  "also write the metrics to PATH (for node_exporter's textfile collector, PATH ends in "
@@ -177,27 +178,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp argp = {
 	options, parse_opt, NULL,
-	"Prometheus exporter: attaches the probes, then serves their counters and histograms in the "
+	"Prometheus exporter: attaches the probes, then serves their counters and histograms in "
+	"the "
 	"text exposition format (0.0.4) on http://ADDR:PORT/metrics (a landing page on /), and/or "
 	"writes them for node_exporter's textfile collector. Metric names, labels and buckets are "
-	"listed in README.md (\"Fleet\"); dashboards/ has a Grafana dashboard and alert rules.\n\n"
-	"Privileges: loading and attaching need root (or CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN). Right "
-	"after, before any network code runs, kvmwalk empties its capability bounding, ambient, "
-	"inheritable, permitted and effective sets, switches to --user if given, and sets "
-	"no_new_privs. On kernels before 5.19 with kernel.unprivileged_bpf_disabled set, reading the "
-	"maps needs CAP_BPF on every call, so that one capability is kept (and reported). The "
-	"HTTP server accepts GET and HEAD only, at most 16 connections (8 per address), 16 KiB of "
-	"request and 10 s per connection.\n\n"
-	"USAGE: kvmwalk serve [--listen ADDR:PORT] [--textfile PATH] [--interval SECS] "
-	"[--buckets log2|fine] [--per-vm] [--user NAME]"
-	"\vExamples:\n"
-	"  kvmwalk serve\n"
-	"  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n"
-	"  kvmwalk serve --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom --interval 15\n"
-	"  curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
-	"SIGINT or SIGTERM stop it: everything is detached and the textfile removed.\n"
-	"Exit status: 0, 1 error, 2 usage, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, "
-	"5 not a KVM host, 6 a --probe is unavailable."
+	"listed in dashboards/README.md; dashboards/ has a Grafana dashboard and alert "
+	"rules.\n\nPrivileges: loading and attaching need root (or CAP_BPF, CAP_PERFMON, "
+	"CAP_SYS_ADMIN). Right after, before any network code runs, kvmwalk empties its capability "
+	"bounding, ambient, inheritable, permitted and effective sets, switches to --user if "
+	"given, "
+	"and sets no_new_privs. On kernels before 5.19 with kernel.unprivileged_bpf_disabled set, "
+	"reading the maps needs CAP_BPF on every call, so that one capability is kept (and "
+	"reported). The HTTP server accepts GET and HEAD only, at most 16 connections (8 per "
+	"address), 16 KiB of request and 10 s per connection.\n\nUSAGE: kvmwalk serve [--listen "
+	"ADDR:PORT] [--textfile PATH] [--interval SECS] [--buckets log2|fine] [--per-vm] [--user "
+	"NAME]\vExamples:\n  kvmwalk serve\n  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n  "
+	"kvmwalk serve --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom --interval 15\n  "
+	"curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\nSIGINT or "
+	"SIGTERM stop it: everything is detached and the textfile removed.\nExit status: 0, 1 "
+	"error, 2 usage, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, 6 "
+	"a --probe is unavailable."
 };
 
 /* ---- state shared with the HTTP threads ------------------------------------------------------ */
@@ -216,9 +216,8 @@ static struct {
 } cache = { PTHREAD_MUTEX_INITIALIZER };
 
 static const char landing[] =
-	"<!DOCTYPE html>\n<html><head><title>kvmwalk exporter</title></head><body>\n"
-	"<h1>kvmwalk exporter</h1>\n"
-	"<p>What KVM's page-table walkers cost on this host.</p>\n"
+	"<!DOCTYPE html>\n<html><head><title>kvmwalk exporter</title></head><body>\n<h1>kvmwalk "
+	"exporter</h1>\n<p>What KVM's page-table walkers cost on this host.</p>\n"
 	"<p><a href=\"/metrics\">Metrics</a></p>\n</body></html>\n";
 
 static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, const char *type,
@@ -256,8 +255,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_YES;
 	}
 	if (*upload_size)
-		return answer(conn, MHD_HTTP_CONTENT_TOO_LARGE, text_plain, "no body expected\n", 17,
-			      MHD_RESPMEM_PERSISTENT);
+		return answer(conn, MHD_HTTP_CONTENT_TOO_LARGE, text_plain, "no body expected\n",
+			      17, MHD_RESPMEM_PERSISTENT);
 	if (!strcmp(url, "/"))
 		return answer(conn, MHD_HTTP_OK, "text/html; charset=utf-8", landing,
 			      sizeof(landing) - 1, MHD_RESPMEM_PERSISTENT);
@@ -331,7 +330,8 @@ static int listen_on(const char *spec)
 	return fd;
 bad:
 	fprintf(stderr,
-		"kvmwalk serve: --listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), not '%s'\n",
+		"kvmwalk serve: --listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), not "
+		"'%s'\n",
 		spec);
 	return -EINVAL;
 }
@@ -339,7 +339,7 @@ bad:
 /* ---- textfile -------------------------------------------------------------------------------- */
 
 struct textfile {
-	int dirfd;	/* the directory, opened once: a later rename of a parent cannot redirect us */
+	int dirfd; /* the directory, opened once: a later rename of a parent cannot redirect us */
 	char base[256];
 	char tmp[300];
 };
@@ -389,7 +389,8 @@ static int textfile_open(struct textfile *t, const char *path)
 	t->dirfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	if (t->dirfd < 0 || fstat(t->dirfd, &st)) {
 		err = -errno;
-		fprintf(stderr, "kvmwalk serve: --textfile directory %s: %s\n", dir, strerror(-err));
+		fprintf(stderr, "kvmwalk serve: --textfile directory %s: %s\n", dir,
+			strerror(-err));
 		return err;
 	}
 	/* Anyone could swap the file under us in a world-writable directory without sticky bit. */
@@ -534,8 +535,10 @@ static int drop_privileges(const struct serve_opts *o, struct loader *l, struct 
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 	for (int cap = 0; cap <= 63; cap++)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL && o->lo.verbose)
-			fprintf(stderr, "kvmwalk serve: cannot drop capability %d from the bounding "
-					"set: %s\n", cap, strerror(errno));
+			fprintf(stderr,
+				"kvmwalk serve: cannot drop capability %d from the bounding "
+				"set: %s\n",
+				cap, strerror(errno));
 	if (o->user) {
 		if (setgroups(0, NULL) || setgid(gid) || setuid(uid)) {
 			err = -errno;
@@ -551,8 +554,9 @@ static int drop_privileges(const struct serve_opts *o, struct loader *l, struct 
 	}
 	if (collect(l, r) == -EPERM) {
 		if (capset_to(bpf, bpf) || (err = collect(l, r))) {
-			fprintf(stderr, "kvmwalk serve: cannot read the BPF maps without privileges "
-					"on this kernel\n");
+			fprintf(stderr,
+				"kvmwalk serve: cannot read the BPF maps without privileges "
+				"on this kernel\n");
 			return err ? err : -EPERM;
 		}
 		keep_bpf = true;
@@ -566,7 +570,9 @@ static int drop_privileges(const struct serve_opts *o, struct loader *l, struct 
 	status_line("CapEff:\t", eff, sizeof(eff));
 	status_line("CapPrm:\t", prm, sizeof(prm));
 	status_line("CapBnd:\t", bnd, sizeof(bnd));
-	fprintf(stderr, "kvmwalk serve: privileges dropped: uid %u gid %u, CapEff %s CapPrm %s CapBnd %s%s\n",
+	fprintf(stderr,
+		"kvmwalk serve: privileges dropped: uid %u gid %u, CapEff %s CapPrm %s CapBnd "
+		"%s%s\n",
 		(unsigned)getuid(), (unsigned)getgid(), eff, prm, bnd,
 		keep_bpf ? " (CAP_BPF kept: this kernel checks it on every bpf() call)" : "");
 	return 0;
@@ -574,8 +580,8 @@ static int drop_privileges(const struct serve_opts *o, struct loader *l, struct 
 
 /* ---- the loop -------------------------------------------------------------------------------- */
 
-static struct kw_meta meta0;			/* filled once, while privileged */
-static char pf_names0[KW_NR_PF_RET][32];	/* the RET_PF_* names: need the kvm module's BTF */
+static struct kw_meta meta0;		 /* filled once, while privileged */
+static char pf_names0[KW_NR_PF_RET][32]; /* the RET_PF_* names: need the kvm module's BTF */
 
 static int collect(struct loader *l, struct kw_recording *r)
 {
@@ -652,7 +658,8 @@ int serve_main(int argc, char **argv)
 	if (!l)
 		return code;
 	if (loader__stats_start(l))
-		fprintf(stderr, "kvmwalk serve: BPF run-time statistics unavailable: no probe cost\n");
+		fprintf(stderr,
+			"kvmwalk serve: BPF run-time statistics unavailable: no probe cost\n");
 	loader__meta(l, &meta0);
 	free(meta0.params);
 	meta0.params = NULL;
@@ -671,14 +678,13 @@ int serve_main(int argc, char **argv)
 
 	refresh(l, &o, &facts, o.textfile ? &tf : NULL);
 	if (lfd >= 0) {
-		d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-				     on_request, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-				     MHD_OPTION_LISTEN_SOCKET, lfd,
-				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
-				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
-				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
-				     MHD_OPTION_END);
+		d = MHD_start_daemon(
+			MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request,
+			NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_LISTEN_SOCKET,
+			lfd, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
+			MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
+			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
+			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY, MHD_OPTION_END);
 		if (!d) {
 			fprintf(stderr, "kvmwalk serve: cannot start the HTTP server\n");
 			goto cleanup;

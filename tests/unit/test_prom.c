@@ -48,7 +48,7 @@ static void fill_arm64(struct kw_recording *r)
 	f->missed = 2;
 	f = &r->funcs[KW_P_S2_UNMAP];
 	for (int i = 0; i < 64; i++) {
-		kw_hist_add(&f->dur, 64 + i);	/* straddles the first boundary, 63 ns */
+		kw_hist_add(&f->dur, 64 + i); /* straddles the first boundary, 63 ns */
 		kw_hist_add(&f->size, 1ULL << 30);
 	}
 	f->calls = 64;
@@ -85,21 +85,32 @@ static void fill_arm64(struct kw_recording *r)
 	for (int i = 0; i < 63; i++)
 		kw_hist_add(&r->unmap_cleared, 0);
 
-	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_unmap_walker", .calls = 64,
-						.ns = 70000, .bytes = 64ULL << 30 });
-	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_split_walker", .calls = 1,
-						.ns = 900000, .bytes = 1ULL << 30 });
-	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_map_walker", .depth = 1, .calls = 2,
-						.ns = 3000, .bytes = 2 << 20 });
-	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_unmap_walker", .flags = 4, .calls = 1,
-						.ns = 1000, .bytes = 4096 });
+	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_unmap_walker",
+						.calls = 64,
+						.ns = 70000,
+						.bytes = 64ULL << 30 });
+	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_split_walker",
+						.calls = 1,
+						.ns = 900000,
+						.bytes = 1ULL << 30 });
+	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_map_walker",
+						.depth = 1,
+						.calls = 2,
+						.ns = 3000,
+						.bytes = 2 << 20 });
+	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_unmap_walker",
+						.flags = 4,
+						.calls = 1,
+						.ns = 1000,
+						.bytes = 4096 });
 	/* the same trigger key in two VMMs: merged unless --per-vm */
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 100, 60, 4000 });
+	kw_recording_add_trig(r,
+			      &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 100, 60, 4000 });
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 200, 4, 300 });
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1,
-						    1500000 });
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2,
-						    20 });
+	kw_recording_add_trig(
+		r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1, 1500000 });
+	kw_recording_add_trig(r,
+			      &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2, 20 });
 }
 
 static void fill_x86(struct kw_recording *r)
@@ -129,8 +140,8 @@ static void fill_x86(struct kw_recording *r)
 	snprintf(r->pf_ret_names[1], 32, "RET_PF_RETRY");
 	snprintf(r->pf_ret_names[2], 32, "RET_PF_EMULATE");
 	snprintf(r->pf_ret_names[3], 32, "RET_PF_WRITE_PROTECTED");
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_TDP_ZAP_LEAFS, KW_T_NOTIFIER, 0, 77, 100,
-						    600000 });
+	kw_recording_add_trig(
+		r, &(struct kw_trig){ KW_P_TDP_ZAP_LEAFS, KW_T_NOTIFIER, 0, 77, 100, 600000 });
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 77, 10, 2560 });
 }
 
@@ -248,7 +259,8 @@ void test_prom(void)
 	if (!golden(&x, &o, "prom-x86-per-vm.txt"))
 		goto out;
 
-	/* log2 and fine: the same totals; every log2 bucket is also a fine one with the same count */
+	/* log2 and fine: the same totals; every log2 bucket is also a fine one with the same count
+	 */
 	o = (struct prom_opts){ .buckets = PROM_BUCKETS_LOG2 };
 	if (!ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "log2"))
 		goto out;
