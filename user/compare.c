@@ -849,6 +849,8 @@ static const char *verdict(const struct kw_change *ch)
 {
 	if (!ch->has_interval)
 		return "no interval";
+	if (ch->confidence < KW_MIN_CONFIDENCE)
+		return "too few runs to tell";
 	return ch->significant ? "significant" : "no significant change";
 }
 
@@ -983,6 +985,8 @@ static void print_text(FILE *f, const struct kw_compare *c)
 	else
 		fprintf(f, "Intervals: %.1f %% Hodges-Lehmann (Mann-Whitney), of the ratio.\n",
 			100 * conf);
+	if (conf && conf < KW_MIN_CONFIDENCE)
+		fprintf(f, "Too few runs to call a change significant (3 a side reach 90 %%).\n");
 	if (conf)
 		fprintf(f, "* the interval excludes 0; n.s.: no significant change.\n");
 	/* 2 + 21 + 1 + 8 + 1 + 8 + 1 + 8 + 1 + 1 + 20 = 72 */
@@ -997,7 +1001,11 @@ static void print_text(FILE *f, const struct kw_compare *c)
 			fprintf(f, "%.*s\n", TEXT_COLS, group);
 		}
 		fmt_interval(iv, sizeof(iv), ch);
-		if (ch->has_interval && !ch->significant)
+		if (ch->has_interval && ch->confidence < KW_MIN_CONFIDENCE)
+			snprintf(col, sizeof(col), "%s", iv);
+		else if (ch->has_interval && !ch->delta_pct && !ch->ci_low_pct && !ch->ci_high_pct)
+			snprintf(col, sizeof(col), "n.s. no change");
+		else if (ch->has_interval && !ch->significant)
 			snprintf(col, sizeof(col), strlen(iv) <= 15 ? "n.s. %s" : "n.s.",
 				 fmt_interval(iv, sizeof(iv), ch));
 		else

@@ -37,6 +37,14 @@ static bool listed(const char *list, const char *s)
 	return false;
 }
 
+/* Text from a recording inside an SVG text element. */
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : (char[2]){ *s },
+		      f);
+}
+
 /* Median over runs of each run's median: the value the report's tables show. */
 static double median_of_medians(const struct kw_recording *r, size_t n, int p)
 {
@@ -157,10 +165,15 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 		W, TOP + np * PANEL_H + 10, W, TOP + np * PANEL_H + 10);
 	fprintf(f,
 		"<text x=\"%d\" y=\"22\" font-size=\"15\">kvmwalk compare: duration per call, "
-		"<tspan fill=\"%s\">base %s</tspan> vs <tspan fill=\"%s\">new %s</tspan></text>\n"
-		"<text x=\"%d\" y=\"40\" font-size=\"11\">log time axis; height: share of the calls "
-		"per decade; dashed: median over runs</text>\n",
-		LEFT, colour[0], base[0].meta.kernel, colour[1], new[0].meta.kernel, LEFT);
+		"<tspan fill=\"%s\">base ",
+		LEFT, colour[0]);
+	xml_text(f, base[0].meta.kernel);
+	fprintf(f, "</tspan> vs <tspan fill=\"%s\">new ", colour[1]);
+	xml_text(f, new[0].meta.kernel);
+	fprintf(f,
+		"</tspan></text>\n<text x=\"%d\" y=\"40\" font-size=\"11\">log time axis; height: "
+		"share of the calls per decade; dashed: median over runs</text>\n",
+		LEFT);
 	for (p = 0; p < KW_NR_PROBES; p++) {
 		double med[2];
 

@@ -69,6 +69,8 @@ static void print_all(const struct kw_compare *c, const char *name)
 	}
 }
 
+static void compare_recordings(void);
+
 void test_compare(void)
 {
 	struct kw_recording *base = calloc(RUNS, sizeof(*base)), *new = calloc(RUNS, sizeof(*new));
@@ -121,4 +123,207 @@ out:
 	kw_compare_free(NULL);
 	free(base);
 	free(new);
+	compare_recordings();
+}
+
+#define FIX "fixtures/compare/"
+
+static size_t load_side(const char *dir, size_t n, struct kw_recording *r, const char **paths)
+{
+	static char names[16][96];
+	static size_t next;
+	char err[512];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[next % 16], sizeof(names[0]), FIX "%s/run%zu.json", dir, i + 1);
+		paths[i] = names[next++ % 16];
+	}
+	if (!ASSERT_EQ(kw_compare_load(paths, n, r, NULL, NULL, err, sizeof(err)), 0, err))
+		return 0;
+	return n;
+}
+
+static void free_side(struct kw_recording *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		kw_recording_free(&r[i]);
+}
+
+static const struct kw_compare_row *row_of(const struct kw_compare *c, const char *g,
+					   const char *m)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].group, g) && !strcmp(c->rows[i].metric, m))
+			return &c->rows[i];
+	return NULL;
+}
+
+static const struct kw_compare_line *line_of(const struct kw_compare *c, int change,
+					     const char *what)
+{
+	for (size_t i = 0; i < c->nsections; i++)
+		for (size_t j = 0; (int)c->sections[i].change == change && j < c->sections[i].nlines; j++)
+			if (!strcmp(c->sections[i].lines[j].what, what))
+				return &c->sections[i].lines[j];
+	return NULL;
+}
+
+/* Recordings of the compare-split vmtest case: 3 runs on 6.12 against 3 on 7.3 (arm64, VHE). */
+static void test_compare_split(void)
+{
+	struct kw_recording base[3] = {}, new[3] = {};
+	const char *bp[3], *np[3];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	struct kw_compare c = {};
+	const struct kw_compare_row *r;
+	const struct kw_compare_line *l;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!load_side("split-6.12", 3, base, bp) || !load_side("split-7.3", 3, new, np))
+		goto out;
+	o.base_paths = bp;
+	o.new_paths = np;
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build split"))
+		goto out;
+	r = row_of(&c, "stage2_split_walker", "visits/block split");
+	if (ASSERT_TRUE(r, "visits/block row")) {
+		ASSERT_EQ(r->change.base_median, 513, "513 visits per block before");
+		ASSERT_EQ(r->change.new_median, 513, "513 visits per block after");
+	}
+	r = row_of(&c, "stage2_split_walker", "L3 visits/walk");
+	if (ASSERT_TRUE(r, "L3 row"))
+		ASSERT_EQ(r->change.base_median, 512, "512 level-3 visits per walk");
+	r = row_of(&c, "kvm_pgtable_stage2_split", "median");
+	if (ASSERT_TRUE(r, "split median row"))
+		ASSERT_NEAR(r->change.confidence, 0.9, 1e-9, "3 vs 3 reach 90 %");
+	l = line_of(&c, KW_K_SKIP_LEVEL, "split visits that did nothing");
+	if (ASSERT_TRUE(l, "did-nothing line"))
+		ASSERT_EQ(l->change.base_median, 512, "512 did nothing per block");
+	ASSERT_EQ(c.nsections, 1, "only the split section: no unmap, zap or fault");
+	print_all(&c, "split");
+	kw_compare_free(&c);
+
+	/* --function and --metric, and the plot */
+	o.functions = "kvm_pgtable_stage2_split,stage2_split_walker";
+	o.metrics = "calls,p50,L3";
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build filtered"))
+		goto out;
+	ASSERT_EQ(c.nrows, 4, "split calls + median, walker calls + L3 visits/walk");
+	ASSERT_TRUE(row_of(&c, "kvm_pgtable_stage2_split", "median"), "p50 selects the median");
+	f = open_memstream(&out, &len);
+	if (ASSERT_TRUE(f, "open_memstream")) {
+		ASSERT_EQ(kw_compare_plot(f, base, 3, new, 3, o.functions), 0, "plot");
+		fclose(f);
+		ASSERT_GOLDEN(out, len, "compare-split.svg");
+	}
+out:
+	free(out);
+	kw_compare_free(&c);
+	free_side(base, 3);
+	free_side(new, 3);
+}
+
+/* compare-empty-unmap: 3 runs in VHE against 3 in nVHE on 7.3. */
+static void test_compare_empty_unmap(void)
+{
+	struct kw_recording base[3] = {}, new[3] = {};
+	const char *bp[3], *np[3];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	struct kw_compare c = {};
+	const struct kw_compare_line *l;
+	bool mode = false, warned = false;
+
+	if (!load_side("empty-unmap-vhe", 3, base, bp) || !load_side("empty-unmap-nvhe", 3, new, np))
+		goto out;
+	o.base_paths = bp;
+	o.new_paths = np;
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build empty-unmap"))
+		goto out;
+	l = line_of(&c, KW_K_DEFER_FLUSH, "flushes by unmaps that cleared nothing");
+	if (ASSERT_TRUE(l, "empty-flush line")) {
+		ASSERT_EQ(l->change.base_median, 265, "265 empty flushes in VHE");
+		ASSERT_EQ(l->change.new_median, 265, "265 empty flushes in nVHE");
+	}
+	for (size_t i = 0; i < c.ndiffs; i++)
+		mode |= !strcmp(c.diffs[i].what, "KVM mode") && !strcmp(c.diffs[i].base, "vhe") &&
+			!strcmp(c.diffs[i].new, "nvhe");
+	for (size_t i = 0; i < c.nwarnings; i++)
+		warned |= !strncmp(c.warnings[i], "__kvm_tlb_flush_vmid_range: attach", 34);
+	ASSERT_TRUE(mode, "KVM mode listed");
+	ASSERT_TRUE(warned, "EL2 flush probe: attach warning");
+	print_all(&c, "empty-unmap");
+out:
+	kw_compare_free(&c);
+	free_side(base, 3);
+	free_side(new, 3);
+}
+
+/* Hand-made x86 A/B (fixtures/compare/make-x86.py): zap and fast-fault sections, mitigations. */
+static void test_compare_x86(void)
+{
+	struct kw_recording base[2] = {}, new[2] = {};
+	const char *bp[2], *np[2];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	struct kw_compare c = {};
+	const struct kw_compare_line *l;
+
+	if (!load_side("x86-base", 2, base, bp) || !load_side("x86-new", 2, new, np))
+		goto out;
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 2, new, 2, &o), 0, "build x86"))
+		goto out;
+	ASSERT_EQ(c.nsections, 2, "zap and fast-fault sections");
+	l = line_of(&c, KW_K_EMPTY_LEAF, "entries visited (gfns in range)");
+	if (ASSERT_TRUE(l, "visited per zap"))
+		ASSERT_EQ(l->change.base_median, 512, "512 gfns per zap");
+	l = line_of(&c, KW_K_FAST_PF, "outcome RET_PF_RETRY");
+	if (ASSERT_TRUE(l, "retry outcome"))
+		ASSERT_EQ(l->change.new_median, 40, "40 retries after");
+	ASSERT_STREQ(c.diffs[1].what, "command line, mitigations (only here)", "mitigations diff");
+	ASSERT_STREQ(c.diffs[1].new, "mitigations=off", "mitigations=off only in new");
+	ASSERT_FALSE(row_of(&c, "fast_page_fault", "median")->change.significant,
+		     "2 vs 2 reach 67 %: never significant");
+	print_all(&c, "x86");
+out:
+	kw_compare_free(&c);
+	free_side(base, 2);
+	free_side(new, 2);
+}
+
+static void expect_load_error(const char *path, const char *arch, int code, const char *msg)
+{
+	struct kw_recording r[1] = {};
+	const char *paths[1] = { path };
+	char err[512] = "";
+
+	ASSERT_EQ(kw_compare_load(paths, 1, r, arch, arch ? FIX "split-6.12/run1.json" : NULL, err,
+				  sizeof(err)),
+		  code, path);
+	ASSERT_TRUE(!strncmp(err, path, strlen(path)), "the message names the file first");
+	ASSERT_TRUE(strstr(err, msg), msg);
+	ASSERT_FALSE(strchr(err, '\n'), "one line");
+}
+
+static void test_compare_errors(void)
+{
+	expect_load_error(FIX "errors/missing.json", NULL, KW_CMP_EXIT_UNREADABLE,
+			  "No such file or directory");
+	expect_load_error(FIX "errors/truncated.json", NULL, KW_CMP_EXIT_CORRUPT,
+			  "truncated or corrupt recording: not JSON");
+	expect_load_error(FIX "errors/empty.json", NULL, KW_CMP_EXIT_CORRUPT,
+			  "truncated or corrupt recording");
+	expect_load_error(FIX "errors/no-meta.json", NULL, KW_CMP_EXIT_CORRUPT, "no meta.arch");
+	expect_load_error(FIX "errors/schema2.json", NULL, KW_CMP_EXIT_SCHEMA,
+			  "schema is 'kvmwalk-recording/2', this kvmwalk reads 'kvmwalk-recording/1'");
+	expect_load_error(FIX "x86-new/run1.json", "arm64", KW_CMP_EXIT_ARCH,
+			  "a recording of x86, but " FIX "split-6.12/run1.json is of arm64");
+}
+
+static void compare_recordings(void)
+{
+	test_compare_split();
+	test_compare_empty_unmap();
+	test_compare_x86();
+	test_compare_errors();
 }
