@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Before/after reports from recordings; the statistics are in stats.c, the plot in compare_plot.c. */
+/* Before/after reports from recordings; the statistics are in stats.c, the plot in compare_plot.c.
+ */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -90,9 +91,9 @@ static double f_blocks_split(const struct kw_recording *r, int arg)
 /* arg: a level + 1 (all outcomes), or -1 for every visit, or -2 for those that split nothing */
 static double f_split_per_block(const struct kw_recording *r, int arg)
 {
-	double v = arg >= 0  ? visits_at(r, KW_W_SPLIT, arg, -1) :
-		   arg == -1 ? visits_at(r, KW_W_SPLIT, -1, -1) :
-			       visits_at(r, KW_W_SPLIT, -1, KW_O_NOTHING);
+	double v = arg >= 0    ? visits_at(r, KW_W_SPLIT, arg, -1)
+		   : arg == -1 ? visits_at(r, KW_W_SPLIT, -1, -1)
+			       : visits_at(r, KW_W_SPLIT, -1, KW_O_NOTHING);
 
 	return ratio(v, f_blocks_split(r, 0));
 }
@@ -108,7 +109,8 @@ static double f_per_zap(const struct kw_recording *r, int arg)
 	return ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
 }
 
-/* ---- building ---------------------------------------------------------------------------------- */
+/* ---- building ----------------------------------------------------------------------------------
+ */
 
 struct builder {
 	struct kw_compare *c;
@@ -236,20 +238,23 @@ static int probe_rows(struct builder *b, int p)
 	}
 	if (!err && p == KW_P_S2_UNMAP) {
 		err = add_row(b, g, "cleared/unmap", KW_U_RATIO, f_per_unmap, KW_C_UNMAP_CLEARED);
-		err = err ?: add_row(b, g, "flushes/unmap", KW_U_RATIO, f_per_unmap,
-				     KW_C_UNMAP_FLUSHES);
-		err = err ?: add_row(b, g, "empty unmaps/run", KW_U_COUNT, f_counter,
-				     KW_C_UNMAP_EMPTY);
-		err = err ?: add_row(b, g, "empty flushes/run", KW_U_COUNT, f_counter,
-				     KW_C_EMPTY_FLUSHES);
+		err = err
+			      ?: add_row(b, g, "flushes/unmap", KW_U_RATIO, f_per_unmap,
+					 KW_C_UNMAP_FLUSHES);
+		err = err
+			      ?: add_row(b, g, "empty unmaps/run", KW_U_COUNT, f_counter,
+					 KW_C_UNMAP_EMPTY);
+		err = err
+			      ?: add_row(b, g, "empty flushes/run", KW_U_COUNT, f_counter,
+					 KW_C_EMPTY_FLUSHES);
 	}
 	if (!err && p == KW_P_TDP_ZAP_LEAFS) {
 		err = add_row(b, g, "gfns/zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_GFNS);
 		err = err ?: add_row(b, g, "zapped/zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_ZAPPED);
 	}
 	for (int i = 0; p == KW_P_FAST_PF && i < KW_NR_PF_RET && !err; i++) {
-		const char *n = b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i] :
-				b->new[0].pf_ret_names[i];
+		const char *n = b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
+							      : b->new[0].pf_ret_names[i];
 
 		if (*n)
 			snprintf(m, sizeof(m), "%.22s/run", n);
@@ -262,8 +267,8 @@ static int probe_rows(struct builder *b, int p)
 
 static const char *pf_name(struct builder *b, int i)
 {
-	return b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i] :
-					       b->new[0].pf_ret_names[i];
+	return b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
+					     : b->new[0].pf_ret_names[i];
 }
 
 static int build_sections(struct builder *b)
@@ -277,79 +282,100 @@ static int build_sections(struct builder *b)
 		s->change = KW_K_SKIP_LEVEL;
 		s->title = "Split skips level 3 (skip-level walk flags)";
 		s->where = "arm64 kvm_pgtable_stage2_split, stage2_split_walker";
-		err = err ?: add_line(b, s, "split calls", "per run", KW_U_COUNT, f_calls,
-				      KW_P_S2_SPLIT, true);
-		err = err ?: add_line(b, s, "blocks split", "per run", KW_U_COUNT, f_blocks_split, 0,
-				      true);
-		err = err ?: add_line(b, s, "split visits", "per block", KW_U_RATIO,
-				      f_split_per_block, -1, true);
-		err = err ?: add_line(b, s, "level-3 visits", "per block", KW_U_RATIO,
-				      f_split_per_block, 3 + 1, true);
-		err = err ?: add_line(b, s, "split visits that did nothing", "per block", KW_U_RATIO,
-				      f_split_per_block, -2, true);
-		err = err ?: add_line(b, s, "split time, median", "", KW_U_NS, f_p50, KW_P_S2_SPLIT,
-				      false);
+		err = err
+			      ?: add_line(b, s, "split calls", "per run", KW_U_COUNT, f_calls,
+					  KW_P_S2_SPLIT, true);
+		err = err
+			      ?: add_line(b, s, "blocks split", "per run", KW_U_COUNT,
+					  f_blocks_split, 0, true);
+		err = err
+			      ?: add_line(b, s, "split visits", "per block", KW_U_RATIO,
+					  f_split_per_block, -1, true);
+		err = err
+			      ?: add_line(b, s, "level-3 visits", "per block", KW_U_RATIO,
+					  f_split_per_block, 3 + 1, true);
+		err = err
+			      ?: add_line(b, s, "split visits that did nothing", "per block",
+					  KW_U_RATIO, f_split_per_block, -2, true);
+		err = err
+			      ?: add_line(b, s, "split time, median", "", KW_U_NS, f_p50,
+					  KW_P_S2_SPLIT, false);
 	}
 	if (any_run(b, f_calls, KW_P_TDP_ZAP_LEAFS)) {
 		s = &c->sections[c->nsections++];
 		s->change = KW_K_EMPTY_LEAF;
 		s->title = "Empty-leaf-table hint for TDP zaps";
 		s->where = "x86 tdp_mmu_zap_leafs";
-		err = err ?: add_line(b, s, "zaps", "per run", KW_U_COUNT, f_calls,
-				      KW_P_TDP_ZAP_LEAFS, true);
-		err = err ?: add_line(b, s, "entries visited (gfns in range)", "per zap", KW_U_RATIO,
-				      f_per_zap, KW_C_ZAP_GFNS, true);
-		err = err ?: add_line(b, s, "entries zapped", "per zap", KW_U_RATIO, f_per_zap,
-				      KW_C_ZAP_ZAPPED, true);
-		err = err ?: add_line(b, s, "zap time, median", "", KW_U_NS, f_p50,
-				      KW_P_TDP_ZAP_LEAFS, false);
-		err = err ?: add_line(b, s, "zap time, p99", "", KW_U_NS, f_p99, KW_P_TDP_ZAP_LEAFS,
-				      false);
+		err = err
+			      ?: add_line(b, s, "zaps", "per run", KW_U_COUNT, f_calls,
+					  KW_P_TDP_ZAP_LEAFS, true);
+		err = err
+			      ?: add_line(b, s, "entries visited (gfns in range)", "per zap",
+					  KW_U_RATIO, f_per_zap, KW_C_ZAP_GFNS, true);
+		err = err
+			      ?: add_line(b, s, "entries zapped", "per zap", KW_U_RATIO, f_per_zap,
+					  KW_C_ZAP_ZAPPED, true);
+		err = err
+			      ?: add_line(b, s, "zap time, median", "", KW_U_NS, f_p50,
+					  KW_P_TDP_ZAP_LEAFS, false);
+		err = err
+			      ?: add_line(b, s, "zap time, p99", "", KW_U_NS, f_p99,
+					  KW_P_TDP_ZAP_LEAFS, false);
 	}
 	if (any_run(b, f_counter, KW_C_UNMAP_CALLS)) {
 		s = &c->sections[c->nsections++];
 		s->change = KW_K_DEFER_FLUSH;
 		s->title = "TLB flush only when something was unmapped";
 		s->where = "arm64 kvm_pgtable_stage2_unmap, __kvm_tlb_flush_vmid_range";
-		err = err ?: add_line(b, s, "unmap calls", "per run", KW_U_COUNT, f_counter,
-				      KW_C_UNMAP_CALLS, true);
-		err = err ?: add_line(b, s, "unmaps that cleared nothing", "per run", KW_U_COUNT,
-				      f_counter, KW_C_UNMAP_EMPTY, true);
-		err = err ?: add_line(b, s, "flushes", "per unmap", KW_U_RATIO, f_per_unmap,
-				      KW_C_UNMAP_FLUSHES, true);
-		err = err ?: add_line(b, s, "flushes by unmaps that cleared nothing", "per run",
-				      KW_U_COUNT, f_counter, KW_C_EMPTY_FLUSHES, true);
-		err = err ?: add_line(b, s, "time in those flushes", "per run", KW_U_NS, f_counter,
-				      KW_C_EMPTY_FLUSH_NS, false);
-		err = err ?: add_line(b, s, "unmap time, median", "", KW_U_NS, f_p50, KW_P_S2_UNMAP,
-				      false);
+		err = err
+			      ?: add_line(b, s, "unmap calls", "per run", KW_U_COUNT, f_counter,
+					  KW_C_UNMAP_CALLS, true);
+		err = err
+			      ?: add_line(b, s, "unmaps that cleared nothing", "per run",
+					  KW_U_COUNT, f_counter, KW_C_UNMAP_EMPTY, true);
+		err = err
+			      ?: add_line(b, s, "flushes", "per unmap", KW_U_RATIO, f_per_unmap,
+					  KW_C_UNMAP_FLUSHES, true);
+		err = err
+			      ?: add_line(b, s, "flushes by unmaps that cleared nothing", "per run",
+					  KW_U_COUNT, f_counter, KW_C_EMPTY_FLUSHES, true);
+		err = err
+			      ?: add_line(b, s, "time in those flushes", "per run", KW_U_NS,
+					  f_counter, KW_C_EMPTY_FLUSH_NS, false);
+		err = err
+			      ?: add_line(b, s, "unmap time, median", "", KW_U_NS, f_p50,
+					  KW_P_S2_UNMAP, false);
 	}
 	if (any_run(b, f_calls, KW_P_FAST_PF)) {
 		s = &c->sections[c->nsections++];
 		s->change = KW_K_FAST_PF;
 		s->title = "Lockless fast page fault for the TDP MMU";
 		s->where = "x86 fast_page_fault";
-		err = err ?: add_line(b, s, "fast page faults", "per run", KW_U_COUNT, f_calls,
-				      KW_P_FAST_PF, true);
+		err = err
+			      ?: add_line(b, s, "fast page faults", "per run", KW_U_COUNT, f_calls,
+					  KW_P_FAST_PF, true);
 		for (int i = 0; i < KW_NR_PF_RET && !err; i++) {
 			char what[48];
 
 			snprintf(what, sizeof(what), "outcome %.30s",
 				 *pf_name(b, i) ? pf_name(b, i) : "(unnamed)");
-			err = add_line(b, s, what, "per run", KW_U_COUNT, f_counter, KW_C_PF_RET + i,
-				       false);
+			err = add_line(b, s, what, "per run", KW_U_COUNT, f_counter,
+				       KW_C_PF_RET + i, false);
 		}
-		err = err ?: add_line(b, s, "fault time, median", "", KW_U_NS, f_p50, KW_P_FAST_PF,
-				      false);
+		err = err
+			      ?: add_line(b, s, "fault time, median", "", KW_U_NS, f_p50,
+					  KW_P_FAST_PF, false);
 	}
 	return err;
 }
 
-/* ---- header: sides, differences, warnings, commands ---------------------------------------------- */
+/* ---- header: sides, differences, warnings, commands
+ * ---------------------------------------------- */
 
 /* The value of a side: the common value of its runs, or the distinct values joined by " | ". */
 static void side_value(char *dst, size_t len, const struct kw_recording *r, size_t n,
-		       const char *(*get)(const struct kw_recording *, const void *), const void *arg)
+		       const char *(*get)(const struct kw_recording *, const void *),
+		       const void *arg)
 {
 	size_t used = 0;
 
@@ -362,7 +388,8 @@ static void side_value(char *dst, size_t len, const struct kw_recording *r, size
 			seen = !strcmp(get(&r[j], arg), v);
 		if (seen)
 			continue;
-		used += snprintf(dst + used, used < len ? len - used : 0, "%s%s", i ? " | " : "", v);
+		used += snprintf(dst + used, used < len ? len - used : 0, "%s%s", i ? " | " : "",
+				 v);
 	}
 }
 
@@ -442,7 +469,8 @@ __attribute__((format(printf, 2, 3))) static int warn(struct kw_compare *c, cons
 }
 
 static int diff_field(struct builder *b, const char *what,
-		      const char *(*get)(const struct kw_recording *, const void *), const void *arg)
+		      const char *(*get)(const struct kw_recording *, const void *),
+		      const void *arg)
 {
 	char bv[384], nv[384];
 
@@ -456,9 +484,11 @@ static int diff_field(struct builder *b, const char *what,
 static bool is_mitigation(const char *tok)
 {
 	static const char *const pfx[] = {
-		"mitigations=", "spectre", "nospectre", "kpti", "nopti", "pti=", "mds=", "tsx",
-		"l1tf", "retbleed", "srbds", "ssbd", "spec_", "gather_data", "reg_file", "nosmt",
-		"mmio_stale", "spec_rstack", "arm64.nobti", "arm64.nopauth", "ibt=", "its=",
+		"mitigations=", "spectre",    "nospectre",   "kpti",	    "nopti",
+		"pti=",		"mds=",	      "tsx",	     "l1tf",	    "retbleed",
+		"srbds",	"ssbd",	      "spec_",	     "gather_data", "reg_file",
+		"nosmt",	"mmio_stale", "spec_rstack", "arm64.nobti", "arm64.nopauth",
+		"ibt=",		"its=",
 	};
 
 	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
@@ -512,8 +542,8 @@ static int diff_cmdline(struct builder *b)
 		return add_diff(b->c, "command line (runs differ)", bv, nv);
 	mit = words_only_in(bo, sizeof(bo), bv, nv);
 	mit |= words_only_in(no, sizeof(no), nv, bv);
-	return add_diff(b->c, mit ? "command line, mitigations (only here)" :
-				    "command line (only here)",
+	return add_diff(b->c,
+			mit ? "command line, mitigations (only here)" : "command line (only here)",
 			bo, no);
 }
 
@@ -565,9 +595,11 @@ static int build_diffs(struct builder *b)
 		snprintf(what, sizeof(what), "attach %.40s", kw_probe_descs[p].name);
 		err = diff_field(b, what, get_mech, &p);
 		if (!err && c->ndiffs > before)
-			err = warn(c, "%s: attach mechanism %s in base, %s in new: its numbers "
-				      "include different probe costs, or are missing on a side",
-				   kw_probe_descs[p].name, c->diffs[before].base, c->diffs[before].new);
+			err = warn(c,
+				   "%s: attach mechanism %s in base, %s in new: its numbers "
+				   "include different probe costs, or are missing on a side",
+				   kw_probe_descs[p].name, c->diffs[before].base,
+				   c->diffs[before].new);
 	}
 	err = err ?: diff_field(b, "visit probes", get_visits, NULL);
 	err = err ?: diff_field(b, "pid filter", get_pid, NULL);
@@ -598,7 +630,8 @@ static int overhead_warning(struct kw_compare *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct kw_compare_row *r = &c->rows[i];
 
-		if (r->unit != KW_U_NS || isnan(r->change.delta_pct) || fabs(r->change.delta_pct) >= d)
+		if (r->unit != KW_U_NS || isnan(r->change.delta_pct) ||
+		    fabs(r->change.delta_pct) >= d)
 			continue;
 		n++;
 		if (!worst || fabs(r->change.delta_pct) < fabs(worst->change.delta_pct))
@@ -634,7 +667,7 @@ static int lost_warning(struct kw_compare *c, const struct kw_recording *r, size
 static size_t append_word(char *d, size_t used, size_t len, const char *w)
 {
 	bool plain = *w && !w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				      "0123456789@%+=:,./_-")];
+					"0123456789@%+=:,./_-")];
 
 	if (plain)
 		return used + snprintf(d + used, used < len ? len - used : 0, " %s", w);
@@ -680,7 +713,8 @@ static int side_commands(struct kw_compare_side *s, const struct kw_recording *r
 			used = append_word(d, used, len, base ? base + 1 : paths[i]);
 		}
 		if (m->command[0]) {
-			used += snprintf(d + used, used < len ? len - used : 0, " -- %s", m->command);
+			used += snprintf(d + used, used < len ? len - used : 0, " -- %s",
+					 m->command);
 		} else if (m->duration_s > 0) {
 			snprintf(num, sizeof(num), "%.0f", m->duration_s);
 			snprintf(d + used, used < len ? len - used : 0, " -d %s", num);
@@ -766,7 +800,8 @@ void kw_compare_free(struct kw_compare *c)
 	c->nrows = c->ndiffs = c->nwarnings = 0;
 }
 
-/* ---- formatting -------------------------------------------------------------------------------- */
+/* ---- formatting --------------------------------------------------------------------------------
+ */
 
 /* At most 7 characters: 4 significant digits with an SI suffix. */
 static const char *fmt_num(char *buf, size_t size, double v)
@@ -884,7 +919,8 @@ static void fmt_line_value(char *buf, size_t size, double v, const struct kw_com
 	snprintf(buf, size, l->per[0] ? "%s %s" : "%s", n, l->per);
 }
 
-/* ---- text -------------------------------------------------------------------------------------- */
+/* ---- text --------------------------------------------------------------------------------------
+ */
 
 /* Words of s, wrapped at TEXT_COLS: first line after prefix, the others after indent spaces. */
 static void print_wrapped(FILE *f, const char *prefix, int indent, const char *s, bool shell)
@@ -917,8 +953,7 @@ static void print_side_text(FILE *f, const char *name, const struct kw_compare_s
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s %s, host %s, %zu run%s", s->kernel, s->arch,
-		 s->host[0] ? s->host : "unknown", s->runs,
-		 s->runs == 1 ? "" : "s");
+		 s->host[0] ? s->host : "unknown", s->runs, s->runs == 1 ? "" : "s");
 	print_wrapped(f, name, 8, buf, false);
 }
 
@@ -1013,7 +1048,8 @@ static void print_text(FILE *f, const struct kw_compare *c)
 		fprintf(f, "  %-21.21s %8s %8s %8s%c %s\n", r->metric,
 			fmt_value(b, sizeof(b), ch->base_median, r->unit),
 			fmt_value(n, sizeof(n), ch->new_median, r->unit),
-			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? '*' : ' ', col);
+			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? '*' : ' ',
+			col);
 	}
 
 	for (int side = 0; side < 2; side++) {
@@ -1027,7 +1063,8 @@ static void print_text(FILE *f, const struct kw_compare *c)
 	}
 }
 
-/* ---- markdown ---------------------------------------------------------------------------------- */
+/* ---- markdown ----------------------------------------------------------------------------------
+ */
 
 static void md_side(FILE *f, const char *name, const struct kw_compare_side *s)
 {
@@ -1106,7 +1143,8 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 	}
 }
 
-/* ---- JSON -------------------------------------------------------------------------------------- */
+/* ---- JSON --------------------------------------------------------------------------------------
+ */
 
 /* JSON has no NAN: null. */
 static json_t *num(double v)
@@ -1121,9 +1159,9 @@ static json_t *change_json(json_t *o, const struct kw_change *ch)
 	json_object_set_new(o, "delta_pct", num(ch->delta_pct));
 	json_object_set_new(o, "shift_pct", num(ch->shift_pct));
 	json_object_set_new(o, "interval_pct",
-			    ch->has_interval ?
-				    json_pack("[oo]", num(ch->ci_low_pct), num(ch->ci_high_pct)) :
-				    json_null());
+			    ch->has_interval
+				    ? json_pack("[oo]", num(ch->ci_low_pct), num(ch->ci_high_pct))
+				    : json_null());
 	json_object_set_new(o, "confidence",
 			    ch->has_interval ? json_real(ch->confidence) : json_null());
 	json_object_set_new(o, "significant", json_boolean(ch->significant));
@@ -1186,8 +1224,9 @@ static int print_json(FILE *f, const struct kw_compare *c)
 				      "unit", unit_word(s->lines[j].unit));
 			json_array_append_new(lines, change_json(o, &s->lines[j].change));
 		}
-		json_array_append_new(a, json_pack("{sssssssO}", "change", known[s->change], "title",
-						   s->title, "where", s->where, "lines", lines));
+		json_array_append_new(a,
+				      json_pack("{sssssssO}", "change", known[s->change], "title",
+						s->title, "where", s->where, "lines", lines));
 		json_decref(lines);
 	}
 	json_object_set_new(root, "sections", a);

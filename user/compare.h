@@ -17,18 +17,18 @@
 /* Exit codes of `kvmwalk compare`, one per condition (--help lists them). */
 enum kw_compare_exit {
 	KW_CMP_EXIT_OK = 0,
-	KW_CMP_EXIT_ERROR = 1,	  /* anything else: out of memory, cannot write the output */
-	KW_CMP_EXIT_USAGE = 2,	  /* bad options, no file on a side */
+	KW_CMP_EXIT_ERROR = 1,	    /* anything else: out of memory, cannot write the output */
+	KW_CMP_EXIT_USAGE = 2,	    /* bad options, no file on a side */
 	KW_CMP_EXIT_UNREADABLE = 7, /* a file cannot be opened or read */
-	KW_CMP_EXIT_CORRUPT = 8,  /* not JSON (truncated, damaged) or not a recording */
-	KW_CMP_EXIT_SCHEMA = 9,	  /* a recording of another schema version */
-	KW_CMP_EXIT_ARCH = 10,	  /* recordings of different arches */
+	KW_CMP_EXIT_CORRUPT = 8,    /* not JSON (truncated, damaged) or not a recording */
+	KW_CMP_EXIT_SCHEMA = 9,	    /* a recording of another schema version */
+	KW_CMP_EXIT_ARCH = 10,	    /* recordings of different arches */
 };
 
 enum kw_compare_unit {
-	KW_U_COUNT,	/* per run */
-	KW_U_NS,	/* a duration */
-	KW_U_RATIO,	/* per call, per walk, per block */
+	KW_U_COUNT, /* per run */
+	KW_U_NS,    /* a duration */
+	KW_U_RATIO, /* per call, per walk, per block */
 };
 
 struct kw_compare_row {
@@ -46,10 +46,10 @@ struct kw_compare_diff {
 
 /* The known kernel changes of DESIGN.md. */
 enum kw_known_change {
-	KW_K_SKIP_LEVEL,   /* split skips level 3 */
-	KW_K_EMPTY_LEAF,   /* empty-leaf-table hint for TDP zaps */
-	KW_K_DEFER_FLUSH,  /* TLB flush only when something was unmapped */
-	KW_K_FAST_PF,	   /* lockless fast page fault */
+	KW_K_SKIP_LEVEL,  /* split skips level 3 */
+	KW_K_EMPTY_LEAF,  /* empty-leaf-table hint for TDP zaps */
+	KW_K_DEFER_FLUSH, /* TLB flush only when something was unmapped */
+	KW_K_FAST_PF,	  /* lockless fast page fault */
 	KW_NR_KNOWN,
 };
 
@@ -57,7 +57,8 @@ enum kw_known_change {
 
 struct kw_compare_line {
 	char what[48];
-	char per[16]; /* "per block", "per run", ... (the unit of the two values), "" for durations */
+	char per[16]; /* "per block", "per run", ... (the unit of the two values), "" for durations
+		       */
 	enum kw_compare_unit unit;
 	struct kw_change change;
 };
@@ -77,15 +78,15 @@ struct kw_compare_side {
 	double overhead_share; /* median over runs of the probes' cost / measured time */
 	bool overhead_known;
 	size_t ncmds;
-	char **cmds;	  /* the kvmwalk command of each run, as recorded or reconstructed */
+	char **cmds;	    /* the kvmwalk command of each run, as recorded or reconstructed */
 	bool reconstructed; /* one of them was rebuilt from the metadata (older recording) */
 };
 
 struct kw_compare_opts {
-	double level;		  /* 0.95 */
+	double level; /* 0.95 */
 	enum kw_ci_method method;
-	const char *functions;	  /* comma-separated row groups to keep, NULL: all */
-	const char *metrics;	  /* comma-separated metrics to keep, NULL: all */
+	const char *functions; /* comma-separated row groups to keep, NULL: all */
+	const char *metrics;   /* comma-separated metrics to keep, NULL: all */
 	const char *const *base_paths, *const *new_paths; /* for reconstructed commands, or NULL */
 };
 

@@ -47,7 +47,8 @@ static const struct argp_option options[] = {
 	  "time axis with the medians marked, as a plain SVG file" },
 	{ "output", OPT_OUTPUT, "FILE", 0, "write the report here instead of stdout" },
 	{ "level", OPT_LEVEL, "CONF", 0,
-	  "confidence asked for the intervals (default 0.95); with few runs the exact level reached "
+	  "confidence asked for the intervals (default 0.95); with few runs the exact level "
+	  "reached "
 	  "is shown" },
 	{ "method", OPT_METHOD, "METHOD", 0,
 	  "hodges-lehmann (default: exact Mann-Whitney coverage at any number of runs) or "
@@ -126,7 +127,8 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 
 static const struct argp argp = {
 	options, parse, "BASE.json... -- NEW.json...",
-	"Compares recordings before and after a change (several per side: repeated runs) and prints "
+	"Compares recordings before and after a change (several per side: repeated runs) and "
+	"prints "
 	"a report that can be pasted into a patch review thread as it is:\n"
 	"- a header naming both sides (kernel release, arch, host, runs) and every difference of "
 	"their environments that can change the numbers: kernel command line (mitigations), KVM "
@@ -182,7 +184,9 @@ int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out
 		if (e) {
 			ret = classify(e);
 			snprintf(err, errlen, "%s: %s%s", paths[i],
-				 ret == KW_CMP_EXIT_CORRUPT ? "truncated or corrupt recording: " : "",
+				 ret == KW_CMP_EXIT_CORRUPT ? "truncated or corrupt recording: "
+				 : ret == KW_CMP_EXIT_UNREADABLE ? "cannot read: "
+								 : "",
 				 why);
 			break;
 		}
@@ -198,8 +202,9 @@ int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out
 			arch_path = paths[i];
 		} else if (strcmp(arch_of, out[i].meta.arch)) {
 			ret = KW_CMP_EXIT_ARCH;
-			snprintf(err, errlen, "%s: a recording of %s, but %s is of %s: a comparison "
-					      "needs one arch",
+			snprintf(err, errlen,
+				 "%s: a recording of %s, but %s is of %s: a comparison "
+				 "needs one arch",
 				 paths[i], out[i].meta.arch, arch_path, arch_of);
 			kw_recording_free(&out[i]);
 			break;
@@ -241,8 +246,8 @@ int compare_main(int argc, char **argv)
 	}
 	ret = kw_compare_load(a.paths[0], a.n[0], base, NULL, NULL, err, sizeof(err));
 	if (!ret) {
-		ret = kw_compare_load(a.paths[1], a.n[1], new, base[0].meta.arch, a.paths[0][0], err,
-				      sizeof(err));
+		ret = kw_compare_load(a.paths[1], a.n[1], new, base[0].meta.arch, a.paths[0][0],
+				      err, sizeof(err));
 		if (ret)
 			for (size_t k = 0; k < a.n[0]; k++)
 				kw_recording_free(&base[k]);
@@ -260,7 +265,8 @@ int compare_main(int argc, char **argv)
 		goto free_recordings;
 	}
 	if (a.output && !(out = fopen(a.output, "w"))) {
-		fprintf(stderr, "kvmwalk compare: cannot write %s: %s\n", a.output, strerror(errno));
+		fprintf(stderr, "kvmwalk compare: cannot write %s: %s\n", a.output,
+			strerror(errno));
 		ret = KW_CMP_EXIT_ERROR;
 		goto free_recordings;
 	}

@@ -41,7 +41,10 @@ static bool listed(const char *list, const char *s)
 static void xml_text(FILE *f, const char *s)
 {
 	for (; *s; s++)
-		fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : (char[2]){ *s },
+		fputs(*s == '<'	  ? "&lt;"
+		      : *s == '>' ? "&gt;"
+		      : *s == '&' ? "&amp;"
+				  : (char[2]){ *s },
 		      f);
 }
 
@@ -98,7 +101,8 @@ static void panel(FILE *f, int idx, int p, const struct kw_hist *h, const double
 		kw_fmt_ns(t, sizeof(t), pow(10, d));
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
-			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
+			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" "
+			"font-size=\"11\">%s</text>\n",
 			x_of(d, lo, hi), y0 + 30, x_of(d, lo, hi), base_y, x_of(d, lo, hi),
 			base_y + 14, t);
 	}

@@ -149,8 +149,7 @@ static void free_side(struct kw_recording *r, size_t n)
 		kw_recording_free(&r[i]);
 }
 
-static const struct kw_compare_row *row_of(const struct kw_compare *c, const char *g,
-					   const char *m)
+static const struct kw_compare_row *row_of(const struct kw_compare *c, const char *g, const char *m)
 {
 	for (size_t i = 0; i < c->nrows; i++)
 		if (!strcmp(c->rows[i].group, g) && !strcmp(c->rows[i].metric, m))
@@ -162,7 +161,8 @@ static const struct kw_compare_line *line_of(const struct kw_compare *c, int cha
 					     const char *what)
 {
 	for (size_t i = 0; i < c->nsections; i++)
-		for (size_t j = 0; (int)c->sections[i].change == change && j < c->sections[i].nlines; j++)
+		for (size_t j = 0;
+		     (int)c->sections[i].change == change && j < c->sections[i].nlines; j++)
 			if (!strcmp(c->sections[i].lines[j].what, what))
 				return &c->sections[i].lines[j];
 	return NULL;
@@ -235,7 +235,8 @@ static void test_compare_empty_unmap(void)
 	const struct kw_compare_line *l;
 	bool mode = false, warned = false;
 
-	if (!load_side("empty-unmap-vhe", 3, base, bp) || !load_side("empty-unmap-nvhe", 3, new, np))
+	if (!load_side("empty-unmap-vhe", 3, base, bp) ||
+	    !load_side("empty-unmap-nvhe", 3, new, np))
 		goto out;
 	o.base_paths = bp;
 	o.new_paths = np;
@@ -314,8 +315,9 @@ static void test_compare_errors(void)
 	expect_load_error(FIX "errors/empty.json", NULL, KW_CMP_EXIT_CORRUPT,
 			  "truncated or corrupt recording");
 	expect_load_error(FIX "errors/no-meta.json", NULL, KW_CMP_EXIT_CORRUPT, "no meta.arch");
-	expect_load_error(FIX "errors/schema2.json", NULL, KW_CMP_EXIT_SCHEMA,
-			  "schema is 'kvmwalk-recording/2', this kvmwalk reads 'kvmwalk-recording/1'");
+	expect_load_error(
+		FIX "errors/schema2.json", NULL, KW_CMP_EXIT_SCHEMA,
+		"schema is 'kvmwalk-recording/2', this kvmwalk reads 'kvmwalk-recording/1'");
 	expect_load_error(FIX "x86-new/run1.json", "arm64", KW_CMP_EXIT_ARCH,
 			  "a recording of x86, but " FIX "split-6.12/run1.json is of arm64");
 }
