@@ -32,6 +32,8 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A closed terminal or ssh session ends a recording as cleanly as Ctrl-C. */
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static double now_s(void)
@@ -98,9 +100,17 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_NO_VISITS:
 		c->lo.visits = false;
 		break;
-	case OPT_PROBE:
+	case OPT_PROBE: {
+		/* A misspelt name must not silently record nothing. */
+		char *list = strdup(arg), *name, *save = NULL;
+
+		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
+			if (kw_probe_by_name(name) < 0)
+				argp_error(state, "--probe: no probe named '%s' (see `kvmwalk probes`)", name);
+		free(list);
 		c->lo.probes = arg;
 		break;
+	}
 	case 'v':
 		c->lo.verbose = true;
 		break;
@@ -236,6 +246,8 @@ static int cmd_record(int argc, char **argv)
 	if (loader__stats_start(l))
 		fprintf(stderr, "kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
 
+	if (!c.ncmd)
+		fprintf(stderr, "kvmwalk: recording; Ctrl-C to stop\n");
 	start = now_s();
 	next_iv = start + c.interval;
 	if (c.ncmd) {
@@ -248,6 +260,7 @@ static int cmd_record(int argc, char **argv)
 		if (!child) {
 			signal(SIGINT, SIG_DFL);
 			signal(SIGTERM, SIG_DFL);
+			signal(SIGHUP, SIG_DFL);
 			execvp(c.cmd[0], c.cmd);
 			fprintf(stderr, "kvmwalk: cannot run %s: %s\n", c.cmd[0], strerror(errno));
 			_exit(127);
