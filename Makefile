@@ -126,7 +126,7 @@ unit: $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 	$(Q)cd tests/unit && ASAN_OPTIONS=detect_leaks=1 ../../$(HOSTOUT)/unit/runner-san
 
 # --- emulated hosts -----------------------------------------------------------------------------
-test: unit vmtest-quick
+test: unit promcheck vmtest-quick
 
 vmtest-quick: setup
 	$(Q)scripts/vmtest --suite quick $(VMTEST_ARGS)
