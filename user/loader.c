@@ -215,6 +215,9 @@ struct loader {
 	int stats_sysctl_old;	/* fallback: previous kernel.bpf_stats_enabled, -1 if untouched */
 	char failed_prog[64];	/* the program libbpf reported as refused by the verifier */
 	struct timespec started;
+	struct btf *vmlinux_btf;	/* cached for the attach tests */
+	struct btf *mod_btf;
+	char mod_name[32];
 };
 
 static struct loader *cur_loader; /* for the libbpf print callback */
@@ -316,22 +319,29 @@ static int module_btf_fd(const char *mod)
  * itself: some kernels load a tracing program and refuse only the trampoline. Returns 0 or
  * -errno with why in @why.
  */
-static int fentry_test(const char *func, const char *mod, char *why, size_t len)
+static int fentry_test(struct loader *l, const char *func, const char *mod, char *why, size_t len)
 {
 	struct bpf_insn insns[] = {
 		{ .code = 0xb7, .dst_reg = 0, .imm = 0 }, /* r0 = 0 */
 		{ .code = 0x95 },			   /* exit */
 	};
-	struct btf *vmlinux = NULL, *mbtf = NULL;
+	struct btf *vmlinux, *mbtf = NULL;
 	int id, prog_fd = -1, link_fd = -1, btf_fd = -1, err = 0;
 
-	vmlinux = btf__load_vmlinux_btf();
+	/* Parsed once: under emulation each parse of the kernel's BTF takes most of a second. */
+	if (!l->vmlinux_btf)
+		l->vmlinux_btf = btf__load_vmlinux_btf();
+	vmlinux = l->vmlinux_btf;
 	if (!vmlinux) {
 		snprintf(why, len, "no kernel BTF");
 		return -ENOENT;
 	}
 	if (mod && *mod) {
-		mbtf = btf__load_module_btf(mod, vmlinux);
+		if (!l->mod_btf && strlen(mod) < sizeof(l->mod_name)) {
+			l->mod_btf = btf__load_module_btf(mod, vmlinux);
+			snprintf(l->mod_name, sizeof(l->mod_name), "%s", mod);
+		}
+		mbtf = strcmp(l->mod_name, mod) ? NULL : l->mod_btf;
 		btf_fd = module_btf_fd(mod);
 		if (!mbtf || btf_fd < 0) {
 			snprintf(why, len, "no BTF for module %s", mod);
@@ -365,8 +375,6 @@ cleanup:
 		close(prog_fd);
 	if (btf_fd >= 0)
 		close(btf_fd);
-	btf__free(mbtf);
-	btf__free(vmlinux);
 	return err;
 }
 
@@ -477,7 +485,7 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 			continue;
 		} else if (pp->func) {
 			if (try_fentry && (pp->fe || pp->fx)) {
-				if (!fentry_test(pp->func, ks->mod, why, sizeof(why))) {
+				if (!fentry_test(l, pp->func, ks->mod, why, sizeof(why))) {
 					set_plan(pl, "fentry", pp->func, "%s", "");
 					continue;
 				}
@@ -783,6 +791,8 @@ void loader__destroy(struct loader *l)
 	}
 	ksyms_free(&l->ksyms);
 	free(l->traceable);
+	btf__free(l->mod_btf);
+	btf__free(l->vmlinux_btf);
 	if (cur_loader == l)
 		cur_loader = NULL;
 	free(l);

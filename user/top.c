@@ -27,7 +27,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 		secs = 1;
 	fprintf(f, "kvmwalk top  %s %s  interval %.1f s  (max: since start)\n", cur->meta.kernel,
 		cur->meta.kvm_mode, secs);
-	fprintf(f, "  %-40s %9s %7s %7s %7s %7s\n", "function", "calls/s", "mean", "p50", "p99",
+	fprintf(f, "  %-36s %9s %7s %7s %7s %7s\n", "function", "calls/s", "mean", "p50", "p99",
 		"max");
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *a = &cur->funcs[i], *b = prev ? &prev->funcs[i] : NULL;
@@ -39,7 +39,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 			continue;
 		hist_sub(&d, &a->dur, b ? &b->dur : NULL);
 		if (!d.count) {
-			fprintf(f, "  %-40.40s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name,
+			fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name,
 				calls / secs, "-", "-", "-", "-");
 			continue;
 		}
@@ -47,7 +47,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 		kw_fmt_ns(c[1], 16, kw_hist_quantile(&d, 0.5));
 		kw_fmt_ns(c[2], 16, kw_hist_quantile(&d, 0.99));
 		kw_fmt_ns(c[3], 16, d.max);
-		fprintf(f, "  %-40.40s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name, calls / secs,
+		fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name, calls / secs,
 			c[0], c[1], c[2], c[3]);
 	}
 	if (!strcmp(cur->meta.arch, "arm64")) {
