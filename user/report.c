@@ -120,19 +120,41 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 	fprintf(f, ", visits %s, kvmwalk %s\n", m->visits ? "on" : "off", m->tool_version);
 }
 
+/* Words of text from column indent, wrapped before column 79. */
+static void wrap_at(FILE *f, int indent, const char *text)
+{
+	int col = indent;
+
+	fprintf(f, "%*s", indent, "");
+	while (*text) {
+		int n = strcspn(text, " ");
+
+		if (col > indent && col + n + 1 > 78) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		}
+		col += fprintf(f, "%s%.*s", col > indent ? " " : "", n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', f);
+}
+
 static void print_plan(FILE *f, const struct kw_recording *r)
 {
 	rule(f, "Probes");
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_plan *p = &r->plan[i];
+		const char *name = kw_probe_descs[i].name;
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
-		fprintf(f, "  %-40s %-11s\n", kw_probe_descs[i].name, p->mech);
-		if (p->reason[0] || (p->func[0] && strcmp(p->func, kw_probe_descs[i].name)))
-			fprintf(f, "    %s%s%.70s\n", strcmp(p->func, kw_probe_descs[i].name) ? p->func : "",
-				strcmp(p->func, kw_probe_descs[i].name) && p->reason[0] ? ": " : "",
-				p->reason);
+		fprintf(f, "  %-40s %s\n", name, p->mech);
+		if (p->func[0] && strcmp(p->func, name))
+			fprintf(f, "    on %s\n", p->func);
+		if (p->reason[0])
+			wrap_at(f, 4, p->reason);
 	}
 }
 

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Recordings: the JSON document byte for byte, and a lossless round trip through the parser. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "test.h"
+#include "record.h"
+
+/*
+ * A recording as an arm64 7.3 VHE host gives it for kvmwalk-load --scenario split with 2 x 8
+ * MiB of THP and a 2 MiB eager-split chunk: the counts of the kw-split vmtest case.
+ * Also used by test_report.c.
+ */
+void kw_test_recording_fixture(struct kw_recording *r)
+{
+	static const struct kw_cb cbs[] = {
+		{ "stage2_split_walker", 0xffff800080123450ULL, 1, 0, 16, 15200000, 33554432 },
+		{ "stage2_unmap_walker", 0xffff800080123890ULL, 5, 0, 1, 14500000, 16777216 },
+		{ "stage2_map_walker", 0xffff800080122000ULL, 0xb, 0, 19, 1170000, 33566720 },
+	};
+	static const struct kw_trig trigs[] = {
+		{ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 116, 16, 20100000 },
+		{ KW_P_PGT_WALK, KW_T_FAULT, 0, 116, 8227, 60000000 },
+		{ KW_P_S2_UNMAP, KW_T_IOCTL, 0x4020ae46, 116, 1, 15000000 },
+		{ KW_P_PGT_WALK, KW_T_OTHER, 0, 51, 3, 139000 },
+	};
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->meta.tool_version, sizeof(r->meta.tool_version), "0.1");
+	snprintf(r->meta.arch, sizeof(r->meta.arch), "arm64");
+	snprintf(r->meta.kernel, sizeof(r->meta.kernel), "7.3.4+deb13-arm64");
+	snprintf(r->meta.kernel_build, sizeof(r->meta.kernel_build), "#1 SMP Debian 7.3.4-1");
+	snprintf(r->meta.hostname, sizeof(r->meta.hostname), "host");
+	snprintf(r->meta.cmdline, sizeof(r->meta.cmdline), "console=ttyAMA0 panic=-1 quiet");
+	snprintf(r->meta.cpu, sizeof(r->meta.cpu), "implementer 0x00 part 0x051");
+	snprintf(r->meta.kvm_mode, sizeof(r->meta.kvm_mode), "vhe");
+	snprintf(r->meta.thp, sizeof(r->meta.thp), "always");
+	snprintf(r->meta.thp_defrag, sizeof(r->meta.thp_defrag), "madvise");
+	snprintf(r->meta.started, sizeof(r->meta.started), "2026-12-02T11:36:56Z");
+	r->meta.duration_s = 1.25;
+	snprintf(r->meta.command, sizeof(r->meta.command),
+		 "kvmwalk-load --scenario=split --vcpus=2 --mem=8M --backing=thp --eager-split=2M");
+	r->meta.exit_status = 0;
+	r->meta.visits = true;
+	snprintf(r->meta.attach, sizeof(r->meta.attach), "auto");
+	kw_recording_add_param(r, "kvm.halt_poll_ns", "500000");
+	kw_recording_add_param(r, "kvm.enable_virt_at_load", "Y");
+
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		if (!kw_probe_in_arch(i, "arm64"))
+			continue;
+		snprintf(r->plan[i].mech, sizeof(r->plan[i].mech), "fentry");
+		snprintf(r->plan[i].func, sizeof(r->plan[i].func), "%s", kw_probe_descs[i].name);
+	}
+	snprintf(r->plan[KW_P_GUEST_FAULT].func, sizeof(r->plan[0].func), "kvm_handle_guest_abort");
+	snprintf(r->plan[KW_P_HYP_FLUSH_RANGE].mech, sizeof(r->plan[0].mech), "unavailable");
+	snprintf(r->plan[KW_P_HYP_FLUSH_RANGE].reason, sizeof(r->plan[0].reason),
+		 "runs at EL2 (nvhe): never called at EL1; kvm_tlb_flush_vmid_range counts");
+
+	for (int i = 0; i < 9401; i++)
+		kw_hist_add(&r->funcs[KW_P_PGT_WALK].dur, 3000 + (i % 100) * 50);
+	kw_hist_add(&r->funcs[KW_P_PGT_WALK].dur, 14500000);
+	r->funcs[KW_P_PGT_WALK].calls = 9402;
+	for (int i = 0; i < 9402; i++)
+		kw_hist_add(&r->funcs[KW_P_PGT_WALK].size, i < 16 ? 2097152 : 4096);
+	r->funcs[KW_P_S2_SPLIT].calls = 16;
+	for (int i = 0; i < 16; i++) {
+		kw_hist_add(&r->funcs[KW_P_S2_SPLIT].dur, 874000 + i * 10000);
+		kw_hist_add(&r->funcs[KW_P_S2_SPLIT].size, 2097152);
+	}
+	r->funcs[KW_P_S2_UNMAP].calls = 1;
+	kw_hist_add(&r->funcs[KW_P_S2_UNMAP].dur, 15000000);
+	kw_hist_add(&r->funcs[KW_P_S2_UNMAP].size, 16777216);
+	r->funcs[KW_P_SPLIT_WALKER].calls = 8208;
+	r->funcs[KW_P_UNMAP_WALKER].calls = 4105;
+	r->funcs[KW_P_TLB_FLUSH_RANGE].calls = 1;
+	kw_hist_add(&r->funcs[KW_P_TLB_FLUSH_RANGE].dur, 131000);
+	kw_hist_add(&r->funcs[KW_P_TLB_FLUSH_RANGE].size, 4096);
+	r->funcs[KW_P_VM_IOCTL].calls = 17;
+	r->funcs[KW_P_VM_IOCTL].missed = 1;
+	kw_hist_add(&r->funcs[KW_P_VM_IOCTL].dur, 557000);
+
+	r->visits[KW_VISIT_IDX(KW_W_SPLIT, 3, KW_O_SPLIT)] = 16;
+	r->visits[KW_VISIT_IDX(KW_W_SPLIT, 4, KW_O_NOTHING)] = 8192;
+	r->visits[KW_VISIT_IDX(KW_W_UNMAP, 2, KW_O_TABLE)] = 1;
+	r->visits[KW_VISIT_IDX(KW_W_UNMAP, 3, KW_O_TABLE)] = 8;
+	r->visits[KW_VISIT_IDX(KW_W_UNMAP, 4, KW_O_CLEARED)] = 4096;
+	r->counters[KW_C_UNMAP_CALLS] = 1;
+	r->counters[KW_C_UNMAP_CLEARED] = 4096;
+	r->counters[KW_C_UNMAP_FLUSHES] = 1;
+	r->counters[KW_C_UNMAP_FLUSH_NS] = 131000;
+	r->counters[KW_C_FLUSH_ENCL + KW_E_UNMAP] = 1;
+	r->counters[KW_C_FLUSH_ENCL_PAGES + KW_E_UNMAP] = 4096;
+	r->counters[KW_C_FLUSH_ENCL + KW_E_WRPROTECT] = 4;
+	r->counters[KW_C_FLUSH_ENCL_PAGES + KW_E_WRPROTECT] = 16384;
+	kw_hist_add(&r->unmap_cleared, 4096);
+	for (int i = 0; i < KW_NR_PF_RET; i++)
+		snprintf(r->pf_ret_names[i], sizeof(r->pf_ret_names[i]), "%s",
+			 i == KW_NR_PF_RET - 1 ? "other" : "");
+	for (size_t i = 0; i < sizeof(cbs) / sizeof(cbs[0]); i++)
+		kw_recording_add_cb(r, &cbs[i]);
+	for (size_t i = 0; i < sizeof(trigs) / sizeof(trigs[0]); i++)
+		kw_recording_add_trig(r, &trigs[i]);
+	kw_recording_sort(r);
+	r->overhead.stats_enabled = true;
+	r->overhead.run_ns = 30700000;
+	r->overhead.run_cnt = 47949;
+	r->overhead.measured_ns = kw_recording_measured_ns(r);
+	for (int k = 0; k < 2; k++) {
+		struct kw_interval iv = { .t = 0.5 * (k + 1) };
+
+		iv.calls[KW_P_PGT_WALK] = 4000 + k * 1402;
+		iv.ns[KW_P_PGT_WALK] = 60000000 + k * 4000000;
+		kw_recording_add_interval(r, &iv);
+	}
+}
+
+static char *to_json(const struct kw_recording *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	if (kw_recording_write(r, f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+void test_record(void)
+{
+	struct kw_recording r, back = {};
+	char *a = NULL, *b = NULL, err[256];
+	size_t alen, blen;
+
+	kw_test_recording_fixture(&r);
+	a = to_json(&r, &alen);
+	if (!ASSERT_TRUE(a, "write") || !ASSERT_GOLDEN(a, alen, "record-split.json"))
+		goto out;
+
+	/* parse and write again: not a byte may change */
+	if (!ASSERT_EQ(kw_recording_parse(&back, a, err, sizeof(err)), 0, err))
+		goto out;
+	b = to_json(&back, &blen);
+	if (!ASSERT_TRUE(b, "write back") || !ASSERT_EQ(blen, alen, "round-trip length") ||
+	    !ASSERT_TRUE(!memcmp(a, b, alen), "round trip is lossless"))
+		goto out;
+	ASSERT_EQ(back.funcs[KW_P_PGT_WALK].dur.count, 9402, "histogram count");
+	ASSERT_EQ(back.visits[KW_VISIT_IDX(KW_W_SPLIT, 4, KW_O_NOTHING)], 8192, "visits");
+	ASSERT_STREQ(back.plan[KW_P_HYP_FLUSH_RANGE].mech, "unavailable", "plan");
+	ASSERT_EQ(back.nintervals, 2, "intervals");
+	kw_recording_free(&back);
+
+	ASSERT_EQ(kw_recording_parse(&back, "{\"schema\": \"kvmwalk-recording/2\"}", err,
+				     sizeof(err)),
+		  -EPROTO, "another schema is refused");
+	ASSERT_EQ(kw_recording_parse(&back, "not json", err, sizeof(err)), -EINVAL,
+		  "not JSON is refused");
+	ASSERT_STREQ(kw_ioctl_name(0x4020ae46), "KVM_SET_USER_MEMORY_REGION", "ioctl name");
+	ASSERT_EQ(kw_probe_by_name("stage2_split_walker"), KW_P_SPLIT_WALKER, "probe by name");
+out:
+	kw_recording_free(&back);
+	kw_recording_free(&r);
+	free(a);
+	free(b);
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `kvmwalk report` and `kvmwalk probes` output, byte for byte, and the 80-column rule. */
+#include <stdlib.h>
+
+#include "test.h"
+#include "report.h"
+#include "top.h"
+
+void kw_test_recording_fixture(struct kw_recording *r);
+
+static bool fits(const char *buf, size_t width)
+{
+	const char *p = buf;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > width)
+			return false;
+		p += n + (p[n] == '\n');
+	}
+	return true;
+}
+
+typedef int (*printer)(FILE *f, const struct kw_recording *r);
+
+static int text(FILE *f, const struct kw_recording *r)
+{
+	return kw_report_text(f, r, "split.json");
+}
+
+static int plan(FILE *f, const struct kw_recording *r)
+{
+	return kw_plan_print(f, r->plan, r->meta.arch, false);
+}
+
+static int plan_json(FILE *f, const struct kw_recording *r)
+{
+	return kw_plan_print(f, r->plan, r->meta.arch, true);
+}
+
+static int top(FILE *f, const struct kw_recording *r)
+{
+	return kw_top_render(f, NULL, r, 2);
+}
+
+static bool check(const struct kw_recording *r, printer fn, const char *golden, size_t width)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool ok;
+
+	if (!ASSERT_TRUE(f, golden))
+		return false;
+	ok = ASSERT_EQ(fn(f, r), 0, golden);
+	fclose(f);
+	ok = ok && ASSERT_GOLDEN(buf, len, golden);
+	if (width)
+		ok = ok && ASSERT_TRUE(fits(buf, width), golden);
+	free(buf);
+	return ok;
+}
+
+void test_report(void)
+{
+	struct kw_recording r;
+	char b[16];
+
+	kw_test_recording_fixture(&r);
+	check(&r, text, "report-split.txt", 80);
+	check(&r, kw_report_json, "report-split.json", 0);
+	check(&r, plan, "probes-arm64.txt", 0);
+	check(&r, plan_json, "probes-arm64.json", 0);
+	check(&r, top, "top-split.txt", 80);
+
+	kw_fmt_ns(b, sizeof(b), 950);
+	ASSERT_STREQ(b, "950ns", "fmt ns");
+	kw_fmt_ns(b, sizeof(b), 12345);
+	ASSERT_STREQ(b, "12.3us", "fmt us");
+	kw_fmt_ns(b, sizeof(b), 1.2e9);
+	ASSERT_STREQ(b, "1.20s", "fmt s");
+	ASSERT_NEAR(kw_overhead_ns_per_run(&r), 30700000.0 / 47949, 1e-6, "ns per run");
+	kw_recording_free(&r);
+}
