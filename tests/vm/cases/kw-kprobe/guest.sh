@@ -3,8 +3,13 @@
 # must be identical (the two mechanisms run the same BPF bodies).
 eager="--eager-split=2M"
 [ "$KW_KERNEL" = 6.1 ] && eager=""
+if [ "$KW_ARCH" = arm64 ]; then
+	load="kvmwalk-load --scenario=split --vcpus=2 --mem=8M --backing=thp --iterations=2 $eager"
+else
+	load="kvmwalk-load --scenario=invalidate --vcpus=2 --mem=8M --iterations=3 --range=2M"
+fi
 for m in fentry kprobe; do
-	kvmwalk record --attach $m -o $m.json -- kvmwalk-load --scenario=split --vcpus=2 --mem=8M \
-		--backing=thp --iterations=2 $eager --json=load-$m.json >table-$m.txt 2>record-$m.err
+	kvmwalk record --attach $m -o $m.json -- $load --json=load-$m.json >table-$m.txt \
+		2>record-$m.err
 	echo $? >record-$m.rc
 done
