@@ -10,6 +10,10 @@
  *   bool kvm_tdp_mmu_zap_leafs(struct kvm *, gfn_t start, gfn_t end, bool flush)  (6.1 also
  *       takes as_id and can_yield; only the duration is read)
  *   static int fast_page_fault(struct kvm_vcpu *, struct kvm_page_fault *)
+ *
+ * Debian's 6.1 inlines fast_page_fault (it is not in /proc/kallsyms); the loader then falls back
+ * to the kvmmmu:fast_page_fault tracepoint, which fires only for faults past
+ * page_fault_can_be_fast() (a present SPTE, or A/D bits off): not for first touches.
  */
 #include "kw.bpf.h"
 

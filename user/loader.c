@@ -316,8 +316,9 @@ static int module_btf_fd(const char *mod)
 
 /*
  * A real fentry attach test, as libbpf-tools' fentry_can_attach() does it, plus the attach
- * itself: some kernels load a tracing program and refuse only the trampoline. Returns 0 or
- * -errno with why in @why.
+ * itself: some kernels load a tracing program and refuse only the trampoline. Debian's arm64
+ * 6.1 is one: the load succeeds, the attach fails with ENOTSUPP (524), so every probe there
+ * falls back to kprobes. Returns 0 or -errno with why in @why.
  */
 static int fentry_test(struct loader *l, const char *func, const char *mod, char *why, size_t len)
 {
