@@ -33,6 +33,7 @@ enum kw_probe {
 	KW_P_VCPU_IOCTL,	/* kvm_vcpu_ioctl */
 	KW_P_NOTIFIER,		/* kvm_mmu_notifier_invalidate_range_start */
 	KW_P_GUEST_FAULT,	/* arm64 kvm_handle_guest_abort, x86 kvm_mmu_page_fault */
+	KW_P_MMU_LOCK,		/* lock:contention_begin/end on the faulting VM's mmu_lock */
 	KW_NR_PROBES,
 };
 

@@ -91,6 +91,7 @@ struct kw_task {
 	__s32 split_level;	/* kprobe mode: the split-walker visit in flight */
 	__u32 split_block;
 	__u64 flush_pages;	/* pages of the range flush in flight */
+	__u64 fault_lock;	/* &vcpu->kvm->mmu_lock of the fault in flight */
 };
 
 static const struct kw_task kw_task_zero;

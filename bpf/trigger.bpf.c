@@ -194,13 +194,26 @@ int BPF_KRETPROBE(kr_notifier, int ret)
 
 /*
  * The vCPU fault handler; the loader points these at kvm_handle_guest_abort (arm64) or
- * kvm_mmu_page_fault (x86) with bpf_program__set_attach_target(). The return value is not used:
- * its type differs (int on both today, but nothing here depends on it).
+ * kvm_mmu_page_fault (x86) with bpf_program__set_attach_target(). Both take the vCPU first; the
+ * fault remembers its VM's mmu_lock (an rwlock on both arches) for the lock-wait probe. The
+ * return value is not used.
  */
-SEC("fentry/kvm_handle_guest_abort")
-int BPF_PROG(fe_fault)
+static __always_inline void fault_enter(struct kvm_vcpu *vcpu)
 {
+	struct kw_task *t;
+	struct kvm *kvm;
+
 	ctx_enter(KW_P_GUEST_FAULT, false);
+	t = kw_task_get(bpf_get_current_pid_tgid(), false);
+	kvm = BPF_CORE_READ(vcpu, kvm);
+	if (t && kvm)
+		t->fault_lock = (__u64)kvm + bpf_core_field_offset(struct kvm, mmu_lock);
+}
+
+SEC("fentry/kvm_handle_guest_abort")
+int BPF_PROG(fe_fault, struct kvm_vcpu *vcpu)
+{
+	fault_enter(vcpu);
 	return 0;
 }
 
@@ -212,9 +225,9 @@ int BPF_PROG(fx_fault)
 }
 
 SEC("kprobe/kvm_handle_guest_abort")
-int BPF_KPROBE(kp_fault)
+int BPF_KPROBE(kp_fault, struct kvm_vcpu *vcpu)
 {
-	ctx_enter(KW_P_GUEST_FAULT, false);
+	fault_enter(vcpu);
 	return 0;
 }
 
@@ -222,6 +235,39 @@ SEC("kretprobe/kvm_handle_guest_abort")
 int BPF_KRETPROBE(kr_fault)
 {
 	ctx_exit(KW_P_GUEST_FAULT, 0, false);
+	return 0;
+}
+
+/*
+ * Fault-side mmu_lock wait: lock:contention_begin(void *lock, unsigned int flags) and
+ * contention_end(void *lock, int ret) (5.19+; queued rwlocks trace them in their slow paths),
+ * counted only for a task inside a vCPU fault and only for that VM's mmu_lock.
+ */
+SEC("raw_tp/contention_begin")
+int BPF_PROG(rt_lock_begin, void *lock)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_task *t;
+
+	if (kw_skip(id))
+		return 0;
+	t = kw_task_get(id, false);
+	if (!t || !t->fault_depth || t->fault_lock != (__u64)lock)
+		return 0;
+	kw_enter(KW_P_MMU_LOCK, 0, false);
+	return 0;
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(rt_lock_end, void *lock, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_task *t = kw_task_get(id, false);
+
+	if (!t || !(t->busy & (1U << KW_P_MMU_LOCK)) || t->fault_lock != (__u64)lock)
+		return 0;
+	kw_exit(KW_P_MMU_LOCK, ret, &t);
+	kw_exit_done(t);
 	return 0;
 }
 

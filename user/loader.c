@@ -99,6 +99,8 @@ static const struct probe_progs progs_table[] = {
 	  "kr_vcpu_ioctl" },
 	{ KW_P_NOTIFIER, "kvm_mmu_notifier_invalidate_range_start", "fe_notifier", "fx_notifier",
 	  "kp_notifier", "kr_notifier" },
+	{ KW_P_MMU_LOCK, NULL, NULL, NULL, NULL, NULL, "lock", "contention_begin", "rt_lock_begin",
+	  "rt_lock_end" },
 };
 
 #pragma GCC diagnostic pop
@@ -597,8 +599,14 @@ static int attach_probe(struct loader *l, size_t i)
 			bpf_link__destroy(l->links[i][k]);
 			l->links[i][k] = NULL;
 		}
-		set_plan(pl, "unavailable", pl->func, "%s attach refused: %s", pl->mech,
-			 strerror(-err));
+		char mech[16], func[64], why[160];
+
+		/* copies: set_plan() writes the fields it would otherwise read */
+		snprintf(mech, sizeof(mech), "%s", pl->mech);
+		snprintf(func, sizeof(func), "%s", pl->func);
+		snprintf(why, sizeof(why), "%s", pl->reason);
+		set_plan(pl, "unavailable", func, "%s%s%s attach refused: %s", why, why[0] ? "; " : "",
+			 mech, strerror(-err));
 	}
 	return err;
 }
@@ -681,7 +689,14 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		arm64_kvm_mode(kvm_mode, sizeof(kvm_mode));
 
 	/* A program the verifier refuses makes its probe unavailable; up to a few retries. */
+	/*
+	 * A program the verifier refuses makes its probe unavailable; a kprobe the kernel refuses
+	 * at attach time (no kprobes at all, a blacklisted function) moves its probe to its
+	 * tracepoint fallback if it has one. Either way: start over with the new plan, a few times.
+	 */
 	for (tries = 0; tries < 6; tries++) {
+		bool replan = false;
+
 		l->skel = kvmwalk_bpf__open();
 		if (!l->skel) {
 			fprintf(stderr, "kvmwalk: cannot open the BPF object: %s\n", strerror(errno));
@@ -698,14 +713,12 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		set_autoload(l);
 		l->failed_prog[0] = 0;
 		err = kvmwalk_bpf__load(l->skel);
-		if (!err)
-			break;
-		if (!l->failed_prog[0]) {
+		if (err && !l->failed_prog[0]) {
 			fprintf(stderr, "kvmwalk: loading the BPF object failed: %s\n",
 				strerror(-err));
 			goto fail;
 		}
-		for (size_t i = 0; i < NR_PROGS_TABLE; i++) {
+		for (size_t i = 0; err && i < NR_PROGS_TABLE; i++) {
 			const struct probe_progs *pp = &progs_table[i];
 			const char *n[] = { pp->fe, pp->fx, pp->kp, pp->kr, pp->tp_enter, pp->tp_exit };
 
@@ -715,6 +728,34 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 						 "verifier refused %s: %s (run with -v)", n[k],
 						 strerror(-err));
 		}
+		for (size_t i = 0; !err && i < NR_PROGS_TABLE; i++) {
+			const struct probe_progs *pp = &progs_table[i];
+			struct kw_plan *pl = &l->plan[pp->probe];
+			bool was_kprobe = !strcmp(pl->mech, "kprobe");
+			int aerr = attach_probe(l, i);
+
+			if (aerr && was_kprobe && pp->tp_name && !strcmp(opts->attach ?: "auto", "auto") &&
+			    tracepoint_exists(pp->tp_cat, pp->tp_name)) {
+				char why[160];
+
+				snprintf(why, sizeof(why), "%s", pl->reason);
+				set_plan(pl, "tracepoint", pp->tp_name, "%s", why);
+				replan = true;
+			}
+		}
+		if (!strcmp(l->plan[KW_P_VM_IOCTL].mech, "tracepoint") &&
+		    strcmp(l->plan[KW_P_VCPU_IOCTL].mech, "off")) {
+			set_plan(&l->plan[KW_P_VCPU_IOCTL], "off", "kvm_vcpu_ioctl",
+				 "counted with kvm_vm_ioctl's ioctl tracepoint");
+			replan = true;
+		}
+		if (!err && !replan)
+			break;
+		for (size_t i = 0; i < NR_PROGS_TABLE; i++)
+			for (int k = 0; k < 2; k++) {
+				bpf_link__destroy(l->links[i][k]);
+				l->links[i][k] = NULL;
+			}
 		kvmwalk_bpf__destroy(l->skel);
 		l->skel = NULL;
 	}
@@ -722,8 +763,6 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		fprintf(stderr, "kvmwalk: the verifier refused too many programs (run with -v)\n");
 		goto fail;
 	}
-	for (size_t i = 0; i < NR_PROGS_TABLE; i++)
-		attach_probe(l, i);
 
 	/* --probe: every named probe must be attached. */
 	for (int i = 0; opts->probes && i < KW_NR_PROBES; i++) {

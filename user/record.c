@@ -43,6 +43,8 @@ const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES] = {
 			    false, "trigger: MMU-notifier invalidations" },
 	[KW_P_GUEST_FAULT] = { "guest_fault", "", "trigger", NULL, true, false,
 			       "trigger: vCPU faults (kvm_handle_guest_abort, kvm_mmu_page_fault)" },
+	[KW_P_MMU_LOCK] = { "mmu_lock_wait", "", "lock", NULL, true, false,
+			    "fault-side wait for the VM's mmu_lock (lock:contention_*)" },
 };
 
 const char *const kw_counter_names[KW_NR_COUNTERS] = {
@@ -143,7 +145,9 @@ static const struct {
 	{ 0x4090ae82, "KVM_SET_REGS" },
 	{ 0x8090ae81, "KVM_GET_REGS" },
 	{ 0x0000ae03, "KVM_CHECK_EXTENSION" },
+	{ 0x0000ae00, "KVM_GET_API_VERSION" },
 	{ 0x0000ae01, "KVM_CREATE_VM" },
+	{ 0x0000ae04, "KVM_GET_VCPU_MMAP_SIZE" },
 	{ 0x0000ae47, "KVM_SET_TSS_ADDR" },
 	{ 0x4008ae48, "KVM_SET_IDENTITY_MAP_ADDR" },
 	{ 0x4008ae90, "KVM_SET_CPUID2" },
