@@ -74,25 +74,35 @@ static void wrap_params(FILE *f, const struct kw_meta *m)
 	fputc('\n', f);
 }
 
-static void wrap_text(FILE *f, const char *label, const char *text)
+/*
+ * Words of text, the cursor at column col, continued lines at column indent, wrapped before
+ * column 79. A word longer than a whole line (a kernel command line can carry one) is cut.
+ */
+static void wrap_words(FILE *f, int indent, int col, const char *text)
 {
-	int col = 12;
-	const char *p = text;
+	const int width = 78 - indent;
 
-	fprintf(f, "  %-10s", label);
-	while (*p) {
-		int n = strcspn(p, " ");
+	while (*text) {
+		int n = strcspn(text, " ");
 
-		if (col > 12 && col + n + 1 > 78) {
-			fprintf(f, "\n%12s", "");
-			col = 12;
+		if (col > indent && col + n + 1 > 78) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
 		}
-		col += fprintf(f, "%s%.*s", col > 12 ? " " : "", n, p);
-		p += n;
-		while (*p == ' ')
-			p++;
+		if (n > width)
+			n = width;
+		col += fprintf(f, "%s%.*s", col > indent ? " " : "", n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
 	}
 	fputc('\n', f);
+}
+
+static void wrap_text(FILE *f, const char *label, const char *text)
+{
+	fprintf(f, "  %-10s", label);
+	wrap_words(f, 12, 12, text);
 }
 
 static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
@@ -123,22 +133,8 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 /* Words of text from column indent, wrapped before column 79. */
 static void wrap_at(FILE *f, int indent, const char *text)
 {
-	int col = indent;
-
 	fprintf(f, "%*s", indent, "");
-	while (*text) {
-		int n = strcspn(text, " ");
-
-		if (col > indent && col + n + 1 > 78) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		}
-		col += fprintf(f, "%s%.*s", col > indent ? " " : "", n, text);
-		text += n;
-		while (*text == ' ')
-			text++;
-	}
-	fputc('\n', f);
+	wrap_words(f, indent, indent, text);
 }
 
 static void print_plan(FILE *f, const struct kw_recording *r)
