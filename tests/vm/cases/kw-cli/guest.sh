@@ -24,7 +24,14 @@ while ! grep -q "Ctrl-C" sigint.err 2>/dev/null && [ $i -lt 60 ]; do sleep 0.5; 
 sleep 3
 kill -INT $pid
 wait $pid; rc sigint
-bpftool prog show >progs-after.txt 2>&1
+# Programs are freed after an RCU grace period, not at close(): give them up to 5 s to go.
+i=0
+while bpftool prog show >progs-after.txt 2>&1 &&
+	grep -Eq 'name (fe|fx|kp|kr|tp|rt)_' progs-after.txt && [ $i -lt 10 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+echo $i >progs-wait.txt
 bpftool link show >links-after.txt 2>&1
 cat /proc/sys/kernel/bpf_stats_enabled >stats-after.txt
 load="kvmwalk-load --scenario=empty-unmap --vcpus=2 --mem=8M --iterations=1 --range=2M --sparse=16G"
