@@ -856,9 +856,21 @@ static int read_percpu(struct bpf_map *map, const void *key, void *buf)
 
 static void pf_names(struct loader *l, struct kw_recording *r)
 {
-	struct btf *vm = btf__load_vmlinux_btf(), *mb = vm ? btf__load_module_btf("kvm", vm) : NULL;
-	struct btf *b = mb ?: vm;
+	struct btf *b;
 
+	for (int i = 0; i < KW_NR_PF_RET; i++)
+		snprintf(r->pf_ret_names[i], sizeof(r->pf_ret_names[i]), "%s",
+			 i == KW_NR_PF_RET - 1 ? "other" : "");
+	if (strcmp(KW_ARCH, "x86"))
+		return;
+	/* Cached: parsing the kernel's BTF on every --interval snapshot is far too slow. */
+	if (!l->vmlinux_btf)
+		l->vmlinux_btf = btf__load_vmlinux_btf();
+	if (!l->mod_btf && l->vmlinux_btf && !strcmp(KW_ARCH, "x86")) {
+		l->mod_btf = btf__load_module_btf("kvm", l->vmlinux_btf);
+		snprintf(l->mod_name, sizeof(l->mod_name), "kvm");
+	}
+	b = l->mod_btf ?: l->vmlinux_btf;
 	for (int i = 0; i < KW_NR_PF_RET; i++)
 		snprintf(r->pf_ret_names[i], sizeof(r->pf_ret_names[i]), "%s",
 			 i == KW_NR_PF_RET - 1 ? "other" : "");
@@ -882,9 +894,6 @@ static void pf_names(struct loader *l, struct kw_recording *r)
 					 btf__name_by_offset(b, e[k].name_off));
 		break;
 	}
-	btf__free(mb);
-	btf__free(vm);
-	(void)l;
 }
 
 static void prog_cost(struct loader *l, struct kw_recording *r)
@@ -900,6 +909,13 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
 			continue;
 		r->overhead.run_ns += info.run_time_ns;
 		r->overhead.run_cnt += info.run_cnt;
+		/*
+		 * fentry/fexit and raw_tp programs run with migration, not preemption, disabled:
+		 * another task that hits the same program on the same CPU meanwhile is skipped by
+		 * the recursion guard (bpf_prog_inc_misses_counter). Such a skipped entry shows up
+		 * as a missed exit; the count explains it.
+		 */
+		r->overhead.recursion_misses += info.recursion_misses;
 	}
 	r->overhead.stats_enabled = l->stats_fd >= 0 || l->stats_sysctl_old >= 0;
 }

@@ -427,6 +427,7 @@ static json_t *recording_json(const struct kw_recording *r)
 	json_object_set_new(o, "run_ns", json_integer(r->overhead.run_ns));
 	json_object_set_new(o, "run_count", json_integer(r->overhead.run_cnt));
 	json_object_set_new(o, "measured_ns", json_integer(r->overhead.measured_ns));
+	json_object_set_new(o, "recursion_misses", json_integer(r->overhead.recursion_misses));
 	json_object_set_new(root, "overhead", o);
 
 	a = json_array();
@@ -656,6 +657,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	r->overhead.run_ns = get_u64(o, "run_ns");
 	r->overhead.run_cnt = get_u64(o, "run_count");
 	r->overhead.measured_ns = get_u64(o, "measured_ns");
+	r->overhead.recursion_misses = get_u64(o, "recursion_misses");
 
 	a = json_object_get(root, "intervals");
 	json_array_foreach(a, i, o) {

@@ -109,6 +109,7 @@ struct kw_overhead {
 	__u64 run_ns;		/* sum over the attached programs */
 	__u64 run_cnt;
 	__u64 measured_ns;	/* total time of the timed outermost probes (see record.c) */
+	__u64 recursion_misses;	/* program runs the kernel skipped (bpf_prog_info) */
 };
 
 struct kw_recording {

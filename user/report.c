@@ -265,15 +265,11 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 			t1);
 		fprintf(f, "  empty flushes %llu (by unmaps that cleared no leaf, %s)\n",
 			(unsigned long long)c[KW_C_EMPTY_FLUSHES], t2);
-		fprintf(f, "  flushes by enclosing operation:");
+		fprintf(f, "  %-30s %12s %14s\n", "flushes by enclosing operation", "flushes", "pages");
 		for (int e = 0; e < KW_NR_ENCL; e++)
-			fprintf(f, " %s %llu", kw_encl_names[e],
-				(unsigned long long)c[KW_C_FLUSH_ENCL + e]);
-		fprintf(f, "\n  pages flushed, by the same:");
-		for (int e = 0; e < KW_NR_ENCL; e++)
-			fprintf(f, " %s %llu", kw_encl_names[e],
+			fprintf(f, "    %-28s %12llu %14llu\n", kw_encl_names[e],
+				(unsigned long long)c[KW_C_FLUSH_ENCL + e],
 				(unsigned long long)c[KW_C_FLUSH_ENCL_PAGES + e]);
-		fputc('\n', f);
 	}
 	if (!strcmp(r->meta.arch, "x86")) {
 		rule(f, "TDP MMU zaps and fast page faults");
@@ -337,6 +333,10 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 		missed += r->funcs[i].missed;
 		dropped += r->funcs[i].dropped;
 	}
+	if (r->overhead.recursion_misses)
+		fprintf(f, "  %llu program runs skipped by the kernel's recursion guard (a probe\n"
+			   "  preempted by another task hitting the same probe on its CPU)\n",
+			(unsigned long long)r->overhead.recursion_misses);
 	fprintf(f, "  lost: missed exits %llu, dropped entries %llu, task map full %llu,\n"
 		   "        walk depth overflow %llu, callback map full %llu, trigger map full %llu\n",
 		(unsigned long long)missed, (unsigned long long)dropped,
@@ -461,10 +461,11 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	}
 	json_object_set_new(root, "triggers", a);
 	json_object_set_new(root, "overhead",
-			    json_pack("{sbsIsIsfsf}", "stats_enabled", r->overhead.stats_enabled,
+			    json_pack("{sbsIsIsfsfsI}", "stats_enabled", r->overhead.stats_enabled,
 				      "run_count", (json_int_t)r->overhead.run_cnt, "run_ns",
 				      (json_int_t)r->overhead.run_ns, "ns_per_run",
-				      kw_overhead_ns_per_run(r), "share", kw_overhead_share(r)));
+				      kw_overhead_ns_per_run(r), "share", kw_overhead_share(r),
+				      "recursion_misses", (json_int_t)r->overhead.recursion_misses));
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	json_decref(root);
 	fputc('\n', f);
