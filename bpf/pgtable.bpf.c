@@ -245,7 +245,7 @@ static __always_inline int vctx_level(const struct kvm_pgtable_visit_ctx *c)
  * -ENOMEM when the cache is short, -EAGAIN when the break-before-make cmpxchg lost). A walk then
  * descends into the new table, so a split 2 MiB block costs 1 level-2 visit + 512 level-3 ones.
  */
-static __always_inline void split_visit(int level, __u64 old, long ret)
+static __always_inline void split_visit(__u64 id, int level, __u64 old, long ret)
 {
 	struct kw_probe_stats *s;
 	__u32 outcome;
@@ -261,14 +261,18 @@ static __always_inline void split_visit(int level, __u64 old, long ret)
 		if (ret < 0)
 			s->errors++;
 	}
+	/* which ioctl (or notifier) the visits belong to: one more hash lookup per visit */
+	kw_trig_add(KW_P_SPLIT_WALKER, kw_task_get(id, false), id, 0);
 }
 
 SEC("fexit/stage2_split_walker")
 int BPF_PROG(fx_split_walker, const struct kvm_pgtable_visit_ctx *c, int visit, int ret)
 {
-	if (kw_skip(bpf_get_current_pid_tgid()))
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (kw_skip(id))
 		return 0;
-	split_visit(vctx_level(c), BPF_CORE_READ(c, old), ret);
+	split_visit(id, vctx_level(c), BPF_CORE_READ(c, old), ret);
 	return 0;
 }
 
@@ -312,7 +316,7 @@ int BPF_KRETPROBE(kr_split_walker, int ret)
 		return 0;
 	}
 	t->busy &= ~(1U << KW_P_SPLIT_WALKER);
-	split_visit(t->split_level, t->split_block, ret);
+	split_visit(id, t->split_level, t->split_block, ret);
 	kw_task_put(id, t);
 	return 0;
 }
