@@ -14,14 +14,14 @@
  */
 enum kw_probe {
 	/* arm64: the stage-2 page-table walker (arch/arm64/kvm/hyp/pgtable.c) */
-	KW_P_PGT_WALK,		/* kvm_pgtable_walk: duration (inclusive), bytes */
-	KW_P_S2_SPLIT,		/* kvm_pgtable_stage2_split (6.4+): duration, bytes */
-	KW_P_S2_UNMAP,		/* kvm_pgtable_stage2_unmap: duration, bytes */
-	KW_P_S2_WRPROTECT,	/* kvm_pgtable_stage2_wrprotect: duration, bytes */
-	KW_P_SPLIT_WALKER,	/* stage2_split_walker (6.4+): visits */
-	KW_P_UNMAP_WALKER,	/* stage2_unmap_walker: visits */
-	KW_P_TLB_FLUSH_RANGE,	/* kvm_tlb_flush_vmid_range (6.6+, EL1 in every mode): pages */
-	KW_P_HYP_FLUSH_RANGE,	/* __kvm_tlb_flush_vmid_range (6.6+, VHE only): pages */
+	KW_P_PGT_WALK,	      /* kvm_pgtable_walk: duration (inclusive), bytes */
+	KW_P_S2_SPLIT,	      /* kvm_pgtable_stage2_split (6.4+): duration, bytes */
+	KW_P_S2_UNMAP,	      /* kvm_pgtable_stage2_unmap: duration, bytes */
+	KW_P_S2_WRPROTECT,    /* kvm_pgtable_stage2_wrprotect: duration, bytes */
+	KW_P_SPLIT_WALKER,    /* stage2_split_walker (6.4+): visits */
+	KW_P_UNMAP_WALKER,    /* stage2_unmap_walker: visits */
+	KW_P_TLB_FLUSH_RANGE, /* kvm_tlb_flush_vmid_range (6.6+, EL1 in every mode): pages */
+	KW_P_HYP_FLUSH_RANGE, /* __kvm_tlb_flush_vmid_range (6.6+, VHE only): pages */
 	/* x86: the TDP MMU (arch/x86/kvm/mmu/tdp_mmu.c, mmu.c) */
 	KW_P_TDP_ZAP_LEAFS,	/* tdp_mmu_zap_leafs: duration, gfns in range */
 	KW_P_TDP_UNMAP_GFN,	/* kvm_tdp_mmu_unmap_gfn_range: duration, gfns */
@@ -29,34 +29,34 @@ enum kw_probe {
 	KW_P_FAST_PF,		/* fast_page_fault: duration, return code */
 	KW_P_SPTE_CHANGED,	/* tracepoint kvmmmu:kvm_tdp_mmu_spte_changed: entries zapped */
 	/* both: what caused a walk */
-	KW_P_VM_IOCTL,		/* kvm_vm_ioctl */
-	KW_P_VCPU_IOCTL,	/* kvm_vcpu_ioctl */
-	KW_P_NOTIFIER,		/* kvm_mmu_notifier_invalidate_range_start */
-	KW_P_GUEST_FAULT,	/* arm64 kvm_handle_guest_abort, x86 kvm_mmu_page_fault */
-	KW_P_MMU_LOCK,		/* lock:contention_begin/end on the faulting VM's mmu_lock */
+	KW_P_VM_IOCTL,	  /* kvm_vm_ioctl */
+	KW_P_VCPU_IOCTL,  /* kvm_vcpu_ioctl */
+	KW_P_NOTIFIER,	  /* kvm_mmu_notifier_invalidate_range_start */
+	KW_P_GUEST_FAULT, /* arm64 kvm_handle_guest_abort, x86 kvm_mmu_page_fault */
+	KW_P_MMU_LOCK,	  /* lock:contention_begin/end on the faulting VM's mmu_lock */
 	KW_NR_PROBES,
 };
 
 /* Per-probe statistics, one PERCPU_ARRAY slot per enum kw_probe. */
 struct kw_probe_stats {
-	__u64 calls;	/* entries seen (exits for exit-only probes) */
-	__u64 missed;	/* exits without a recorded entry (attached mid-call, nesting overflow) */
-	__u64 dropped;	/* entries that could not be recorded (task map full) */
-	__u64 errors;	/* calls that returned a negative errno */
-	struct kw_hist dur;	/* ns, entry to exit; inclusive of nested probed calls */
-	struct kw_hist size;	/* bytes (arm64 walks), pages (flushes) or gfns (x86 zaps) */
+	__u64 calls;   /* entries seen (exits for exit-only probes) */
+	__u64 missed;  /* exits without a recorded entry (attached mid-call, nesting overflow) */
+	__u64 dropped; /* entries that could not be recorded (task map full) */
+	__u64 errors;  /* calls that returned a negative errno */
+	struct kw_hist dur;  /* ns, entry to exit; inclusive of nested probed calls */
+	struct kw_hist size; /* bytes (arm64 walks), pages (flushes) or gfns (x86 zaps) */
 };
 
 /* Walker callbacks of kvm_pgtable_walk: key of the `walk_cbs` PERCPU_HASH. */
 struct kw_cb_key {
-	__u64 cb;	/* walker->cb, a kernel text address; user space resolves it */
-	__u32 flags;	/* walker->flags */
-	__u32 depth;	/* nesting depth of the walk, 0 = outermost */
+	__u64 cb;    /* walker->cb, a kernel text address; user space resolves it */
+	__u32 flags; /* walker->flags */
+	__u32 depth; /* nesting depth of the walk, 0 = outermost */
 };
 
 struct kw_cb_val {
 	__u64 calls;
-	__u64 ns;	/* inclusive */
+	__u64 ns; /* inclusive */
 	__u64 bytes;
 };
 
@@ -72,9 +72,9 @@ enum kw_walker {
 
 enum kw_outcome {
 	/* stage2_split_walker */
-	KW_O_NOTHING,	/* level 3, or an invalid entry: nothing to split */
-	KW_O_SPLIT,	/* a valid block at level < 3, and the walker returned 0 */
-	KW_O_FAILED,	/* a valid block, but the walker returned an error (-ENOMEM, -EAGAIN) */
+	KW_O_NOTHING, /* level 3, or an invalid entry: nothing to split */
+	KW_O_SPLIT,   /* a valid block at level < 3, and the walker returned 0 */
+	KW_O_FAILED,  /* a valid block, but the walker returned an error (-ENOMEM, -EAGAIN) */
 	/* stage2_unmap_walker */
 	KW_O_INVALID = 0, /* a leaf visit of an invalid entry: nothing cleared */
 	KW_O_CLEARED = 1, /* a leaf visit of a valid entry: cleared */
@@ -82,13 +82,14 @@ enum kw_outcome {
 	KW_NR_OUTCOMES = 3,
 };
 
-#define KW_VISIT_IDX(w, lvl1, o) (((w) * KW_NR_LEVELS + (lvl1)) * KW_NR_OUTCOMES + (o))
+#define KW_VISIT_IDX(w, lvl1, o) (((w)*KW_NR_LEVELS + (lvl1)) * KW_NR_OUTCOMES + (o))
 #define KW_NR_VISITS (KW_NR_WALKERS * KW_NR_LEVELS * KW_NR_OUTCOMES)
 
 /* Which stage-2 operation encloses a TLB flush. */
 enum kw_encl {
 	KW_E_UNMAP,
-	KW_E_WRPROTECT,	/* inside kvm_pgtable_stage2_wrprotect, or right after it in the same task */
+	KW_E_WRPROTECT, /* inside kvm_pgtable_stage2_wrprotect, or right after it in the same task
+			 */
 	KW_E_SPLIT,
 	KW_E_OTHER,
 	KW_NR_ENCL,
@@ -103,40 +104,41 @@ enum kw_encl {
 
 /* Scalar counters: index into the `counters` PERCPU_ARRAY of __u64. */
 enum kw_counter {
-	KW_C_TASK_FULL,		/* task map full: an entry could not be tracked */
-	KW_C_DEPTH_OVERFLOW,	/* kvm_pgtable_walk nested deeper than KW_MAX_DEPTH */
-	KW_C_CB_FULL,		/* walk_cbs full */
-	KW_C_TRIG_FULL,		/* triggers full */
-	KW_C_UNMAP_CALLS,	/* kvm_pgtable_stage2_unmap calls that returned */
-	KW_C_UNMAP_CLEARED,	/* valid leaves cleared by them */
-	KW_C_UNMAP_EMPTY,	/* unmap calls that cleared no leaf */
-	KW_C_UNMAP_FLUSHES,	/* range flushes issued inside unmap calls */
-	KW_C_EMPTY_FLUSHES,	/* range flushes issued inside unmap calls that cleared no leaf */
-	KW_C_UNMAP_FLUSH_NS,	/* time in those flushes */
-	KW_C_EMPTY_FLUSH_NS,	/* time in the empty ones */
-	KW_C_FLUSH_ENCL,	/* KW_NR_ENCL counters: flushes by enclosing operation */
-	KW_C_FLUSH_ENCL_PAGES = KW_C_FLUSH_ENCL + KW_NR_ENCL, /* KW_NR_ENCL: pages by enclosing op */
-	KW_C_ZAP_GFNS = KW_C_FLUSH_ENCL_PAGES + KW_NR_ENCL,  /* sum of (end - start) of zap calls */
-	KW_C_ZAP_ZAPPED,	/* present leaf SPTEs zapped inside tdp_mmu_zap_leafs */
-	KW_C_SPTE_CHANGES,	/* kvm_tdp_mmu_spte_changed events seen */
-	KW_C_PF_RET,		/* KW_NR_PF_RET counters: fast_page_fault return codes by value */
+	KW_C_TASK_FULL,	     /* task map full: an entry could not be tracked */
+	KW_C_DEPTH_OVERFLOW, /* kvm_pgtable_walk nested deeper than KW_MAX_DEPTH */
+	KW_C_CB_FULL,	     /* walk_cbs full */
+	KW_C_TRIG_FULL,	     /* triggers full */
+	KW_C_UNMAP_CALLS,    /* kvm_pgtable_stage2_unmap calls that returned */
+	KW_C_UNMAP_CLEARED,  /* valid leaves cleared by them */
+	KW_C_UNMAP_EMPTY,    /* unmap calls that cleared no leaf */
+	KW_C_UNMAP_FLUSHES,  /* range flushes issued inside unmap calls */
+	KW_C_EMPTY_FLUSHES,  /* range flushes issued inside unmap calls that cleared no leaf */
+	KW_C_UNMAP_FLUSH_NS, /* time in those flushes */
+	KW_C_EMPTY_FLUSH_NS, /* time in the empty ones */
+	KW_C_FLUSH_ENCL,     /* KW_NR_ENCL counters: flushes by enclosing operation */
+	KW_C_FLUSH_ENCL_PAGES =
+		KW_C_FLUSH_ENCL + KW_NR_ENCL,		    /* KW_NR_ENCL: pages by enclosing op */
+	KW_C_ZAP_GFNS = KW_C_FLUSH_ENCL_PAGES + KW_NR_ENCL, /* sum of (end - start) of zap calls */
+	KW_C_ZAP_ZAPPED,   /* present leaf SPTEs zapped inside tdp_mmu_zap_leafs */
+	KW_C_SPTE_CHANGES, /* kvm_tdp_mmu_spte_changed events seen */
+	KW_C_PF_RET,	   /* KW_NR_PF_RET counters: fast_page_fault return codes by value */
 	KW_NR_COUNTERS = KW_C_PF_RET + KW_NR_PF_RET,
 };
 
 /* What caused a probed call. */
 enum kw_trigger {
-	KW_T_OTHER,	/* none of the below: a kernel thread, a timer, ... */
-	KW_T_IOCTL,	/* a KVM ioctl on the VM or vCPU fd (cmd says which) */
-	KW_T_NOTIFIER,	/* an MMU-notifier invalidation (munmap, madvise, reclaim, migration) */
-	KW_T_FAULT,	/* a vCPU stage-2 / TDP fault */
+	KW_T_OTHER,    /* none of the below: a kernel thread, a timer, ... */
+	KW_T_IOCTL,    /* a KVM ioctl on the VM or vCPU fd (cmd says which) */
+	KW_T_NOTIFIER, /* an MMU-notifier invalidation (munmap, madvise, reclaim, migration) */
+	KW_T_FAULT,    /* a vCPU stage-2 / TDP fault */
 	KW_NR_TRIGGERS,
 };
 
 struct kw_trig_key {
-	__u32 probe;	/* enum kw_probe */
-	__u32 trigger;	/* enum kw_trigger */
-	__u32 cmd;	/* the ioctl command for KW_T_IOCTL, else 0 */
-	__u32 pid;	/* tgid of the task, the VMM's process id */
+	__u32 probe;   /* enum kw_probe */
+	__u32 trigger; /* enum kw_trigger */
+	__u32 cmd;     /* the ioctl command for KW_T_IOCTL, else 0 */
+	__u32 pid;     /* tgid of the task, the VMM's process id */
 };
 
 struct kw_trig_val {
@@ -144,8 +146,8 @@ struct kw_trig_val {
 	__u64 ns;
 };
 
-#define KW_MAX_DEPTH 8		/* kvm_pgtable_walk nesting tracked per task */
-#define KW_MAX_TASKS 4096	/* tasks with a probed call in flight */
+#define KW_MAX_DEPTH 8	  /* kvm_pgtable_walk nesting tracked per task */
+#define KW_MAX_TASKS 4096 /* tasks with a probed call in flight */
 #define KW_MAX_CBS 256
 #define KW_MAX_TRIGS 1024
 

@@ -78,20 +78,20 @@ struct kw_task {
 	__u64 walk_cb[KW_MAX_DEPTH];
 	__u64 walk_size[KW_MAX_DEPTH];
 	__u32 walk_flags[KW_MAX_DEPTH];
-	__u32 walk_depth;	/* walks in flight, may exceed KW_MAX_DEPTH (then untracked) */
-	__u32 busy;		/* bit per probe with a start[] set */
-	__u32 ioctl_cmd;	/* innermost KVM ioctl in flight */
+	__u32 walk_depth; /* walks in flight, may exceed KW_MAX_DEPTH (then untracked) */
+	__u32 busy;	  /* bit per probe with a start[] set */
+	__u32 ioctl_cmd;  /* innermost KVM ioctl in flight */
 	__u32 ioctl_depth;
 	__u32 notifier_depth;
 	__u32 fault_depth;
-	__u32 last_op;		/* enum kw_encl of the last stage-2 op this task finished */
-	__u32 unmap_cleared;	/* valid leaves cleared by the unmap call in flight */
+	__u32 last_op;	     /* enum kw_encl of the last stage-2 op this task finished */
+	__u32 unmap_cleared; /* valid leaves cleared by the unmap call in flight */
 	__u32 unmap_flushes;
 	__u64 unmap_flush_ns;
-	__s32 split_level;	/* kprobe mode: the split-walker visit in flight */
+	__s32 split_level; /* kprobe mode: the split-walker visit in flight */
 	__u32 split_block;
-	__u64 flush_pages;	/* pages of the range flush in flight */
-	__u64 fault_lock;	/* &vcpu->kvm->mmu_lock of the fault in flight */
+	__u64 flush_pages; /* pages of the range flush in flight */
+	__u64 fault_lock;  /* &vcpu->kvm->mmu_lock of the fault in flight */
 };
 
 static const struct kw_task kw_task_zero;

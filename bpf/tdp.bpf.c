@@ -22,7 +22,8 @@
 #define SPTE_PAGE_SIZE (1ULL << 7)
 #define PG_LEVEL_4K 1
 
-/* ---- tdp_mmu_zap_leafs: duration, gfns in range, leaves zapped -------------------------------- */
+/* ---- tdp_mmu_zap_leafs: duration, gfns in range, leaves zapped --------------------------------
+ */
 
 SEC("fentry/tdp_mmu_zap_leafs")
 int BPF_PROG(fe_zap_leafs, void *kvm, void *root, __u64 start, __u64 end)
@@ -82,12 +83,13 @@ int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 
 	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
 		return 0;
 	if ((old & SPTE_MMU_PRESENT) && (level == PG_LEVEL_4K || (old & SPTE_PAGE_SIZE)) &&
-	    !(new & SPTE_MMU_PRESENT))
+	    !(new &SPTE_MMU_PRESENT))
 		kw_count(KW_C_ZAP_ZAPPED, 1);
 	return 0;
 }
 
-/* ---- kvm_tdp_mmu_unmap_gfn_range: the MMU-notifier path ---------------------------------------- */
+/* ---- kvm_tdp_mmu_unmap_gfn_range: the MMU-notifier path ----------------------------------------
+ */
 
 static __always_inline void unmap_gfn_enter(struct kvm_gfn_range *r)
 {
@@ -130,7 +132,8 @@ int BPF_KRETPROBE(kr_unmap_gfn)
 	return 0;
 }
 
-/* ---- kvm_tdp_mmu_zap_leafs: MTRR / CR0.CD / APICv changes through kvm_zap_gfn_range ----------- */
+/* ---- kvm_tdp_mmu_zap_leafs: MTRR / CR0.CD / APICv changes through kvm_zap_gfn_range -----------
+ */
 
 SEC("fentry/kvm_tdp_mmu_zap_leafs")
 int BPF_PROG(fe_zap_all)
@@ -166,7 +169,8 @@ int BPF_KRETPROBE(kr_zap_all)
 	return 0;
 }
 
-/* ---- fast_page_fault: duration and return code ------------------------------------------------ */
+/* ---- fast_page_fault: duration and return code ------------------------------------------------
+ */
 
 static __always_inline void pf_ret(long ret)
 {

@@ -16,7 +16,8 @@ static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 
 	if (!t)
 		return;
-	/* Outermost wins: kvm_vm_ioctl does not nest, but the tracepoint fallback runs around it. */
+	/* Outermost wins: kvm_vm_ioctl does not nest, but the tracepoint fallback runs around it.
+	 */
 	if (!t->ioctl_depth++)
 		t->ioctl_cmd = cmd;
 }
@@ -161,8 +162,8 @@ int tp_ioctl_exit(struct kw_sys_exit *ctx)
 }
 
 /*
- * kvm_mmu_notifier_invalidate_range_start(struct mmu_notifier *, const struct mmu_notifier_range *):
- * the unmap itself (kvm_unmap_gfn_range) runs inside it; _end only drops the in-progress count.
+ * kvm_mmu_notifier_invalidate_range_start(struct mmu_notifier *, const struct mmu_notifier_range
+ * *): the unmap itself (kvm_unmap_gfn_range) runs inside it; _end only drops the in-progress count.
  */
 SEC("fentry/kvm_mmu_notifier_invalidate_range_start")
 int BPF_PROG(fe_notifier)

@@ -45,17 +45,18 @@ const char *loader__arch(void)
 	return KW_ARCH;
 }
 
-/* ---- the programs of each probe ----------------------------------------------------------------- */
+/* ---- the programs of each probe -----------------------------------------------------------------
+ */
 
 /* Rows name only the programs they have; the tracepoint fields stay zero for most. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 struct probe_progs {
 	int probe;
-	const char *func;	/* kernel function; NULL for tracepoint-only probes */
-	const char *fe, *fx;	/* fentry / fexit programs (either may be NULL) */
-	const char *kp, *kr;	/* kprobe / kretprobe programs */
-	const char *tp_cat;	/* tracepoint fallback: category ("" for a raw tracepoint) */
+	const char *func;    /* kernel function; NULL for tracepoint-only probes */
+	const char *fe, *fx; /* fentry / fexit programs (either may be NULL) */
+	const char *kp, *kr; /* kprobe / kretprobe programs */
+	const char *tp_cat;  /* tracepoint fallback: category ("" for a raw tracepoint) */
 	const char *tp_name;
 	const char *tp_enter, *tp_exit;
 };
@@ -64,9 +65,11 @@ static const struct probe_progs progs_table[] = {
 #if defined(__aarch64__)
 	{ KW_P_PGT_WALK, "kvm_pgtable_walk", "fe_walk", "fx_walk", "kp_walk", "kr_walk" },
 	{ KW_P_S2_SPLIT, "kvm_pgtable_stage2_split", "fe_kvm_pgtable_stage2_split",
-	  "fx_kvm_pgtable_stage2_split", "kp_kvm_pgtable_stage2_split", "kr_kvm_pgtable_stage2_split" },
+	  "fx_kvm_pgtable_stage2_split", "kp_kvm_pgtable_stage2_split",
+	  "kr_kvm_pgtable_stage2_split" },
 	{ KW_P_S2_UNMAP, "kvm_pgtable_stage2_unmap", "fe_kvm_pgtable_stage2_unmap",
-	  "fx_kvm_pgtable_stage2_unmap", "kp_kvm_pgtable_stage2_unmap", "kr_kvm_pgtable_stage2_unmap" },
+	  "fx_kvm_pgtable_stage2_unmap", "kp_kvm_pgtable_stage2_unmap",
+	  "kr_kvm_pgtable_stage2_unmap" },
 	{ KW_P_S2_WRPROTECT, "kvm_pgtable_stage2_wrprotect", "fe_kvm_pgtable_stage2_wrprotect",
 	  "fx_kvm_pgtable_stage2_wrprotect", "kp_kvm_pgtable_stage2_wrprotect",
 	  "kr_kvm_pgtable_stage2_wrprotect" },
@@ -74,12 +77,14 @@ static const struct probe_progs progs_table[] = {
 	{ KW_P_SPLIT_WALKER, "stage2_split_walker", NULL, "fx_split_walker", "kp_split_walker",
 	  "kr_split_walker" },
 	/* Only an entry program: the entry must be read before the walker clears it. */
-	{ KW_P_UNMAP_WALKER, "stage2_unmap_walker", "fe_unmap_walker", NULL, "kp_unmap_walker", NULL },
+	{ KW_P_UNMAP_WALKER, "stage2_unmap_walker", "fe_unmap_walker", NULL, "kp_unmap_walker",
+	  NULL },
 	{ KW_P_TLB_FLUSH_RANGE, "kvm_tlb_flush_vmid_range", "fe_flush", "fx_flush", "kp_flush",
 	  "kr_flush" },
 	{ KW_P_HYP_FLUSH_RANGE, "__kvm_tlb_flush_vmid_range", "fe_hyp_flush", "fx_hyp_flush",
 	  "kp_hyp_flush", "kr_hyp_flush" },
-	{ KW_P_GUEST_FAULT, "kvm_handle_guest_abort", "fe_fault", "fx_fault", "kp_fault", "kr_fault" },
+	{ KW_P_GUEST_FAULT, "kvm_handle_guest_abort", "fe_fault", "fx_fault", "kp_fault",
+	  "kr_fault" },
 #else
 	{ KW_P_TDP_ZAP_LEAFS, "tdp_mmu_zap_leafs", "fe_zap_leafs", "fx_zap_leafs", "kp_zap_leafs",
 	  "kr_zap_leafs" },
@@ -87,8 +92,8 @@ static const struct probe_progs progs_table[] = {
 	  "kp_unmap_gfn", "kr_unmap_gfn" },
 	{ KW_P_TDP_ZAP_LEAFS_ALL, "kvm_tdp_mmu_zap_leafs", "fe_zap_all", "fx_zap_all", "kp_zap_all",
 	  "kr_zap_all" },
-	{ KW_P_FAST_PF, "fast_page_fault", "fe_fast_pf", "fx_fast_pf", "kp_fast_pf", "kr_fast_pf", "",
-	  "fast_page_fault", "rt_fast_pf" },
+	{ KW_P_FAST_PF, "fast_page_fault", "fe_fast_pf", "fx_fast_pf", "kp_fast_pf", "kr_fast_pf",
+	  "", "fast_page_fault", "rt_fast_pf" },
 	{ KW_P_SPTE_CHANGED, NULL, NULL, NULL, NULL, NULL, "", "kvm_tdp_mmu_spte_changed",
 	  "rt_spte_changed" },
 	{ KW_P_GUEST_FAULT, "kvm_mmu_page_fault", "fe_fault", "fx_fault", "kp_fault", "kr_fault" },
@@ -107,7 +112,8 @@ static const struct probe_progs progs_table[] = {
 
 #define NR_PROGS_TABLE (sizeof(progs_table) / sizeof(progs_table[0]))
 
-/* ---- kallsyms ----------------------------------------------------------------------------------- */
+/* ---- kallsyms -----------------------------------------------------------------------------------
+ */
 
 struct ksym {
 	unsigned long long addr;
@@ -144,7 +150,8 @@ static int ksyms_load(struct ksyms *ks)
 		if (type != 't' && type != 'T')
 			continue;
 		if (ks->n == cap) {
-			struct ksym *p = realloc(ks->syms, (cap = cap ? cap * 2 : 65536) * sizeof(*p));
+			struct ksym *p =
+				realloc(ks->syms, (cap = cap ? cap * 2 : 65536) * sizeof(*p));
 
 			if (!p) {
 				fclose(f);
@@ -201,10 +208,12 @@ static void ksyms_describe(const struct ksyms *ks, unsigned long long addr, char
 	if (ks->syms[lo - 1].addr == addr)
 		snprintf(buf, len, "%s", ks->syms[lo - 1].name);
 	else
-		snprintf(buf, len, "%s+0x%llx", ks->syms[lo - 1].name, addr - ks->syms[lo - 1].addr);
+		snprintf(buf, len, "%s+0x%llx", ks->syms[lo - 1].name,
+			 addr - ks->syms[lo - 1].addr);
 }
 
-/* ---- the loader --------------------------------------------------------------------------------- */
+/* ---- the loader ---------------------------------------------------------------------------------
+ */
 
 struct loader {
 	struct loader_opts opts;
@@ -212,12 +221,12 @@ struct loader {
 	struct ksyms ksyms;
 	struct kw_plan plan[KW_NR_PROBES];
 	struct bpf_link *links[NR_PROGS_TABLE][2];
-	char *traceable;	/* available_filter_functions, NULL if unreadable */
-	int stats_fd;		/* from bpf_enable_stats(), -1 if off */
-	int stats_sysctl_old;	/* fallback: previous kernel.bpf_stats_enabled, -1 if untouched */
-	char failed_prog[64];	/* the program libbpf reported as refused by the verifier */
+	char *traceable;      /* available_filter_functions, NULL if unreadable */
+	int stats_fd;	      /* from bpf_enable_stats(), -1 if off */
+	int stats_sysctl_old; /* fallback: previous kernel.bpf_stats_enabled, -1 if untouched */
+	char failed_prog[64]; /* the program libbpf reported as refused by the verifier */
 	struct timespec started;
-	struct btf *vmlinux_btf;	/* cached for the attach tests */
+	struct btf *vmlinux_btf; /* cached for the attach tests */
 	struct btf *mod_btf;
 	char mod_name[32];
 };
@@ -326,7 +335,7 @@ static int fentry_test(struct loader *l, const char *func, const char *mod, char
 {
 	struct bpf_insn insns[] = {
 		{ .code = 0xb7, .dst_reg = 0, .imm = 0 }, /* r0 = 0 */
-		{ .code = 0x95 },			   /* exit */
+		{ .code = 0x95 },			  /* exit */
 	};
 	struct btf *vmlinux, *mbtf = NULL;
 	int id, prog_fd = -1, link_fd = -1, btf_fd = -1, err = 0;
@@ -438,7 +447,8 @@ static void arm64_kvm_mode(char *mode, size_t len)
 		 * test the longer ones first, "VHE mode" is a substring of both. */
 		if (strstr(log, "Protected nVHE mode initialized"))
 			snprintf(mode, len, "protected");
-		else if (strstr(log, "nVHE mode initialized") || strstr(log, "Hyp mode initialized"))
+		else if (strstr(log, "nVHE mode initialized") ||
+			 strstr(log, "Hyp mode initialized"))
 			snprintf(mode, len, "nvhe");
 		else if (strstr(log, "VHE mode initialized"))
 			snprintf(mode, len, "vhe");
@@ -471,19 +481,24 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 		char why[160] = "";
 
 		if (!wanted(&l->opts, pp->probe)) {
-			set_plan(pl, "off", pp->func, "%s", l->opts.visits ? "not selected (--probe)" :
-				 "per-entry callback left out (--no-visits)");
+			set_plan(pl, "off", pp->func, "%s",
+				 l->opts.visits ? "not selected (--probe)"
+						: "per-entry callback left out (--no-visits)");
 			continue;
 		}
 		if (pp->probe == KW_P_VCPU_IOCTL && ioctl_tp) {
-			set_plan(pl, "off", pp->func, "counted with kvm_vm_ioctl's ioctl tracepoint");
+			set_plan(pl, "off", pp->func,
+				 "counted with kvm_vm_ioctl's ioctl tracepoint");
 			continue;
 		}
 		if (pp->func && !ks) {
-			snprintf(why, sizeof(why), "not in this kernel (/proc/kallsyms): absent or inlined");
-		} else if (pp->probe == KW_P_HYP_FLUSH_RANGE && kvm_mode[0] && strcmp(kvm_mode, "vhe")) {
+			snprintf(why, sizeof(why),
+				 "not in this kernel (/proc/kallsyms): absent or inlined");
+		} else if (pp->probe == KW_P_HYP_FLUSH_RANGE && kvm_mode[0] &&
+			   strcmp(kvm_mode, "vhe")) {
 			set_plan(pl, "unavailable", pp->func,
-				 "runs at EL2 (%s): never called at EL1; kvm_tlb_flush_vmid_range counts",
+				 "runs at EL2 (%s): never called at EL1; kvm_tlb_flush_vmid_range "
+				 "counts",
 				 kvm_mode);
 			continue;
 		} else if (pp->func) {
@@ -498,8 +513,8 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 					set_plan(pl, "kprobe", pp->func, "%s", why);
 					continue;
 				}
-				snprintf(why + strlen(why), sizeof(why) - strlen(why), "%snot traceable",
-					 why[0] ? "; " : "");
+				snprintf(why + strlen(why), sizeof(why) - strlen(why),
+					 "%snot traceable", why[0] ? "; " : "");
 			}
 			if (!try_fentry && !pp->kp)
 				snprintf(why, sizeof(why), "no kprobe program");
@@ -524,8 +539,7 @@ static void set_autoload(struct loader *l)
 {
 	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, l->skel->obj)
-		bpf_program__set_autoload(prog, false);
+	bpf_object__for_each_program(prog, l->skel->obj) bpf_program__set_autoload(prog, false);
 	for (size_t i = 0; i < NR_PROGS_TABLE; i++) {
 		const struct probe_progs *pp = &progs_table[i];
 		const struct kw_plan *pl = &l->plan[pp->probe];
@@ -583,7 +597,8 @@ static int attach_probe(struct loader *l, size_t i)
 		if (!prog)
 			continue;
 		if (!strcmp(pl->mech, "kprobe"))
-			link = bpf_program__attach_kprobe(prog, k == 1 && pp->kr == names[k], pp->func);
+			link = bpf_program__attach_kprobe(prog, k == 1 && pp->kr == names[k],
+							  pp->func);
 		else if (!strcmp(pl->mech, "tracepoint") && !*pp->tp_cat)
 			link = bpf_program__attach_raw_tracepoint(prog, pp->tp_name);
 		else
@@ -605,8 +620,8 @@ static int attach_probe(struct loader *l, size_t i)
 		snprintf(mech, sizeof(mech), "%s", pl->mech);
 		snprintf(func, sizeof(func), "%s", pl->func);
 		snprintf(why, sizeof(why), "%s", pl->reason);
-		set_plan(pl, "unavailable", func, "%s%s%s attach refused: %s", why, why[0] ? "; " : "",
-			 mech, strerror(-err));
+		set_plan(pl, "unavailable", func, "%s%s%s attach refused: %s", why,
+			 why[0] ? "; " : "", mech, strerror(-err));
 	}
 	return err;
 }
@@ -621,7 +636,8 @@ static int check_privileges(void)
 		return 0;
 	r = syscall(SYS_capget, &hdr, data);
 	/* CAP_BPF = 39, CAP_PERFMON = 38, both in the second word */
-	if (!r && (data[1].effective & (1U << (39 - 32))) && (data[1].effective & (1U << (38 - 32))))
+	if (!r && (data[1].effective & (1U << (39 - 32))) &&
+	    (data[1].effective & (1U << (38 - 32))))
 		return 0;
 	return -EPERM;
 }
@@ -653,8 +669,10 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
 		id = kw_probe_by_name(name);
 		if (id < 0 || !kw_probe_in_arch(id, KW_ARCH)) {
-			fprintf(stderr, "kvmwalk: requested probe %s does not exist on %s "
-					"(see kvmwalk probes)\n", name, KW_ARCH);
+			fprintf(stderr,
+				"kvmwalk: requested probe %s does not exist on %s "
+				"(see kvmwalk probes)\n",
+				name, KW_ARCH);
 			*exit_code = KW_EXIT_NOFUNC;
 			goto fail;
 		}
@@ -699,7 +717,8 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 
 		l->skel = kvmwalk_bpf__open();
 		if (!l->skel) {
-			fprintf(stderr, "kvmwalk: cannot open the BPF object: %s\n", strerror(errno));
+			fprintf(stderr, "kvmwalk: cannot open the BPF object: %s\n",
+				strerror(errno));
 			goto fail;
 		}
 		l->skel->rodata->kw_target_pid = opts->pid;
@@ -707,8 +726,9 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 			plan_probes(l, kvm_mode);
 #if defined(__aarch64__)
 		l->skel->rodata->kw_flush_primary =
-			strcmp(l->plan[KW_P_TLB_FLUSH_RANGE].mech, "unavailable") ?
-				KW_P_TLB_FLUSH_RANGE : KW_P_HYP_FLUSH_RANGE;
+			strcmp(l->plan[KW_P_TLB_FLUSH_RANGE].mech, "unavailable")
+				? KW_P_TLB_FLUSH_RANGE
+				: KW_P_HYP_FLUSH_RANGE;
 #endif
 		set_autoload(l);
 		l->failed_prog[0] = 0;
@@ -720,7 +740,8 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		}
 		for (size_t i = 0; err && i < NR_PROGS_TABLE; i++) {
 			const struct probe_progs *pp = &progs_table[i];
-			const char *n[] = { pp->fe, pp->fx, pp->kp, pp->kr, pp->tp_enter, pp->tp_exit };
+			const char *n[] = { pp->fe, pp->fx,	  pp->kp,
+					    pp->kr, pp->tp_enter, pp->tp_exit };
 
 			for (size_t k = 0; k < 6; k++)
 				if (n[k] && !strcmp(n[k], l->failed_prog))
@@ -734,7 +755,8 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 			bool was_kprobe = !strcmp(pl->mech, "kprobe");
 			int aerr = attach_probe(l, i);
 
-			if (aerr && was_kprobe && pp->tp_name && !strcmp(opts->attach ?: "auto", "auto") &&
+			if (aerr && was_kprobe && pp->tp_name &&
+			    !strcmp(opts->attach ?: "auto", "auto") &&
 			    tracepoint_exists(pp->tp_cat, pp->tp_name)) {
 				char why[160];
 
@@ -838,7 +860,8 @@ void loader__destroy(struct loader *l)
 	free(l);
 }
 
-/* ---- reading the maps ----------------------------------------------------------------------------- */
+/* ---- reading the maps
+ * ----------------------------------------------------------------------------- */
 
 static int ncpus(void)
 {
@@ -890,8 +913,8 @@ static void pf_names(struct loader *l, struct kw_recording *r)
 			continue;
 		for (int k = 0; k < btf_vlen(t); k++)
 			if (e[k].val >= 0 && e[k].val < KW_NR_PF_RET - 1)
-				snprintf(r->pf_ret_names[e[k].val], sizeof(r->pf_ret_names[0]), "%s",
-					 btf__name_by_offset(b, e[k].name_off));
+				snprintf(r->pf_ret_names[e[k].val], sizeof(r->pf_ret_names[0]),
+					 "%s", btf__name_by_offset(b, e[k].name_off));
 		break;
 	}
 }
@@ -900,7 +923,8 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
 {
 	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, l->skel->obj) {
+	bpf_object__for_each_program(prog, l->skel->obj)
+	{
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
@@ -1021,7 +1045,8 @@ cleanup:
 	return err;
 }
 
-/* ---- metadata ------------------------------------------------------------------------------------- */
+/* ---- metadata
+ * ------------------------------------------------------------------------------------- */
 
 static void add_params(struct kw_meta *m, const char *mod)
 {
@@ -1104,8 +1129,8 @@ void loader__meta(struct loader *l, struct kw_meta *m)
 						if (nl2)
 							*nl2 = 0;
 						snprintf(m->cpu + strlen(m->cpu),
-							 sizeof(m->cpu) - strlen(m->cpu), " part %s",
-							 q + 2);
+							 sizeof(m->cpu) - strlen(m->cpu),
+							 " part %s", q + 2);
 					}
 				}
 			}

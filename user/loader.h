@@ -14,20 +14,20 @@
 /* Exit codes of kvmwalk, one per condition a person can act on. */
 enum kw_exit {
 	KW_EXIT_OK = 0,
-	KW_EXIT_ERROR = 1,	/* anything else (the message says what) */
+	KW_EXIT_ERROR = 1, /* anything else (the message says what) */
 	KW_EXIT_USAGE = 2,
-	KW_EXIT_PERM = 3,	/* not root / missing CAP_BPF, CAP_PERFMON */
-	KW_EXIT_NOBTF = 4,	/* no /sys/kernel/btf/vmlinux */
-	KW_EXIT_NOKVM = 5,	/* not a KVM host */
-	KW_EXIT_NOFUNC = 6,	/* a probe asked for with --probe cannot be attached */
+	KW_EXIT_PERM = 3,   /* not root / missing CAP_BPF, CAP_PERFMON */
+	KW_EXIT_NOBTF = 4,  /* no /sys/kernel/btf/vmlinux */
+	KW_EXIT_NOKVM = 5,  /* not a KVM host */
+	KW_EXIT_NOFUNC = 6, /* a probe asked for with --probe cannot be attached */
 };
 
 struct loader_opts {
-	const char *attach;	/* "auto", "fentry", "kprobe" */
-	__u32 pid;		/* 0: every task */
-	bool visits;		/* per-entry callback probes */
-	const char *probes;	/* comma-separated probe names to require and keep, NULL: all */
-	bool verbose;		/* libbpf's messages */
+	const char *attach; /* "auto", "fentry", "kprobe" */
+	__u32 pid;	    /* 0: every task */
+	bool visits;	    /* per-entry callback probes */
+	const char *probes; /* comma-separated probe names to require and keep, NULL: all */
+	bool verbose;	    /* libbpf's messages */
 };
 
 struct loader;

@@ -106,7 +106,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 
 		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
 			if (kw_probe_by_name(name) < 0)
-				argp_error(state, "--probe: no probe named '%s' (see `kvmwalk probes`)", name);
+				argp_error(state,
+					   "--probe: no probe named '%s' (see `kvmwalk probes`)",
+					   name);
 		free(list);
 		c->lo.probes = arg;
 		break;
@@ -147,9 +149,12 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	  "auto (default): fentry/fexit where an attach test passes, else kprobe, else a "         \
 	  "tracepoint; fentry or kprobe: only that mechanism" },                                   \
 		{ "probe", OPT_PROBE, "LIST", 0,                                                   \
-		  "only these probes (comma-separated names from `kvmwalk probes`); exit 6 if one "  \
+		  "only these probes (comma-separated names from `kvmwalk probes`); exit 6 if "    \
+		  "one "                                                                           \
 		  "cannot be attached" },                                                          \
-		{ "verbose", 'v', NULL, 0, "show libbpf's messages (verifier logs)" }
+	{                                                                                          \
+		"verbose", 'v', NULL, 0, "show libbpf's messages (verifier logs)"                  \
+	}
 
 /* ---- probes ---------------------------------------------------------------------------------- */
 
@@ -188,7 +193,8 @@ static int cmd_probes(int argc, char **argv)
 /* ---- record ---------------------------------------------------------------------------------- */
 
 static const struct argp_option record_options[] = {
-	{ "output", 'o', "FILE", 0, "write the recording here (default kvmwalk.json; - for stdout)" },
+	{ "output", 'o', "FILE", 0,
+	  "write the recording here (default kvmwalk.json; - for stdout)" },
 	{ "duration", 'd', "SECS", 0, "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
 	{ "interval", OPT_INTERVAL, "SECS", 0,
 	  "also keep per-interval snapshots of calls and time (for phase plots)" },
@@ -204,7 +210,8 @@ static const struct argp record_argp = {
 	record_options, parse_common, "[-- CMD [ARGS...]]",
 	"Records walker statistics into one JSON document (schema kvmwalk-recording/1, see "
 	"docs/recording-format.md): for a duration, until Ctrl-C / SIGTERM, or around a command, "
-	"whose exit status kvmwalk then exits with. BPF run-time statistics are on while recording, "
+	"whose exit status kvmwalk then exits with. BPF run-time statistics are on while "
+	"recording, "
 	"so the recording holds the probes' own cost.\n\n"
 	"USAGE: kvmwalk record [-o FILE] [-d SECS] [--interval SECS] [--pid PID] [--no-visits] "
 	"[--attach MODE] [-- CMD ARGS...]"
@@ -244,7 +251,8 @@ static int cmd_record(int argc, char **argv)
 	if (!l)
 		return code;
 	if (loader__stats_start(l))
-		fprintf(stderr, "kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
+		fprintf(stderr,
+			"kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
 
 	if (!c.ncmd)
 		fprintf(stderr, "kvmwalk: recording; Ctrl-C to stop\n");
@@ -276,7 +284,8 @@ static int cmd_record(int argc, char **argv)
 		if (got_signal) {
 			if (child <= 0)
 				break;
-			/* the command got Ctrl-C too (same process group); SIGTERM is ours: pass it */
+			/* the command got Ctrl-C too (same process group); SIGTERM is ours: pass it
+			 */
 			if (got_signal == SIGTERM)
 				kill(child, SIGTERM);
 			got_signal = 0;
@@ -328,8 +337,9 @@ static int cmd_record(int argc, char **argv)
 	loader__destroy(l);
 	l = NULL;
 	if (child == -1) {
-		r.meta.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) :
-				     WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+		r.meta.exit_status = WIFEXITED(status)	   ? WEXITSTATUS(status)
+				     : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+							   : 1;
 		ret = r.meta.exit_status;
 	} else if (child > 0) {
 		kill(child, SIGTERM);
@@ -378,7 +388,8 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 static const struct argp report_argp = {
 	report_options, parse_report, "FILE",
 	"Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), the attach "
-	"plan, per function calls, total, mean, p50/p90/p99/max and a histogram, walks by callback, "
+	"plan, per function calls, total, mean, p50/p90/p99/max and a histogram, walks by "
+	"callback, "
 	"visits by level and outcome, flushes per unmap and empty flushes, calls per trigger, and "
 	"the probes' own cost. Text fits 80 columns.\n\n"
 	"USAGE: kvmwalk report FILE [--json]"

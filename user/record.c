@@ -42,7 +42,8 @@ const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES] = {
 	[KW_P_NOTIFIER] = { "kvm_mmu_notifier_invalidate_range_start", "", "trigger", NULL, true,
 			    false, "trigger: MMU-notifier invalidations" },
 	[KW_P_GUEST_FAULT] = { "guest_fault", "", "trigger", NULL, true, false,
-			       "trigger: vCPU faults (kvm_handle_guest_abort, kvm_mmu_page_fault)" },
+			       "trigger: vCPU faults (kvm_handle_guest_abort, "
+			       "kvm_mmu_page_fault)" },
 	[KW_P_MMU_LOCK] = { "mmu_lock_wait", "", "lock", NULL, true, false,
 			    "fault-side wait for the VM's mmu_lock (lock:contention_*)" },
 };
@@ -220,10 +221,10 @@ static int trig_cmp(const void *a, const void *b)
 {
 	const struct kw_trig *x = a, *y = b;
 
-	return x->probe != y->probe     ? x->probe - y->probe :
-	       x->trigger != y->trigger ? x->trigger - y->trigger :
-	       x->cmd != y->cmd		? cmp_u64(x->cmd, y->cmd) :
-					  cmp_u64(x->pid, y->pid);
+	return x->probe != y->probe	  ? x->probe - y->probe
+	       : x->trigger != y->trigger ? x->trigger - y->trigger
+	       : x->cmd != y->cmd	  ? cmp_u64(x->cmd, y->cmd)
+					  : cmp_u64(x->pid, y->pid);
 }
 
 static int cb_cmp(const void *a, const void *b)
@@ -231,7 +232,9 @@ static int cb_cmp(const void *a, const void *b)
 	const struct kw_cb *x = a, *y = b;
 	int c = strcmp(x->sym, y->sym);
 
-	return c ? c : x->depth != y->depth ? cmp_u64(x->depth, y->depth) : cmp_u64(x->flags, y->flags);
+	return c		      ? c
+	       : x->depth != y->depth ? cmp_u64(x->depth, y->depth)
+				      : cmp_u64(x->flags, y->flags);
 }
 
 void kw_recording_sort(struct kw_recording *r)
@@ -266,8 +269,8 @@ void kw_meta_set_command(struct kw_meta *m, int argc, char **argv)
 		const char *a = argv[i];
 		/* argv[0] is "kvmwalk record" as main() rewrote it: not quoted */
 		bool plain = i == 0 || (*a && !a[strspn(a, "abcdefghijklmnopqrstuvwxyz"
-						   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-						   "@%+=:,./_-")]);
+							   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+							   "@%+=:,./_-")]);
 
 		if (i)
 			n += snprintf(d + n, len - n, " ");
@@ -282,7 +285,8 @@ void kw_meta_set_command(struct kw_meta *m, int argc, char **argv)
 	}
 }
 
-/* ---- JSON out ---------------------------------------------------------------------------------- */
+/* ---- JSON out ----------------------------------------------------------------------------------
+ */
 
 static json_t *hist_json(const struct kw_hist *h)
 {
@@ -292,7 +296,8 @@ static json_t *hist_json(const struct kw_hist *h)
 	json_object_set_new(o, "sum", json_integer(h->sum));
 	json_object_set_new(o, "min", json_integer(h->count ? h->min : 0));
 	json_object_set_new(o, "max", json_integer(h->max));
-	/* Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist.h. */
+	/* Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist.h.
+	 */
 	for (unsigned int i = 0; i < KW_HIST_NR_BUCKETS; i++)
 		if (h->buckets[i])
 			json_array_append_new(b, json_pack("[iI]", i, (json_int_t)h->buckets[i]));
@@ -375,20 +380,20 @@ static json_t *recording_json(const struct kw_recording *r)
 
 				if (!n)
 					continue;
-				json_array_append_new(a, json_pack("{sssiss sI}", "walker",
-								   kw_walker_names[w], "level",
-								   l - 1, "outcome",
-								   kw_outcome_name(w, oc), "count",
-								   (json_int_t)n));
+				json_array_append_new(a,
+						      json_pack("{sssiss sI}", "walker",
+								kw_walker_names[w], "level", l - 1,
+								"outcome", kw_outcome_name(w, oc),
+								"count", (json_int_t)n));
 			}
 	json_object_set_new(root, "visits", a);
 	json_object_set_new(root, "unmap_cleared_per_call", hist_json(&r->unmap_cleared));
 
 	a = json_array();
 	for (int i = 0; i < KW_NR_PF_RET; i++)
-		json_array_append_new(a, json_pack("{sisssI}", "code", i, "name", r->pf_ret_names[i],
-						   "count",
-						   (json_int_t)r->counters[KW_C_PF_RET + i]));
+		json_array_append_new(a,
+				      json_pack("{sisssI}", "code", i, "name", r->pf_ret_names[i],
+						"count", (json_int_t)r->counters[KW_C_PF_RET + i]));
 	json_object_set_new(root, "fast_page_fault_returns", a);
 
 	a = json_array();
@@ -477,7 +482,8 @@ int kw_recording_save(const struct kw_recording *r, const char *path)
 	return err;
 }
 
-/* ---- JSON in ----------------------------------------------------------------------------------- */
+/* ---- JSON in -----------------------------------------------------------------------------------
+ */
 
 static __u64 get_u64(json_t *o, const char *k)
 {
@@ -505,7 +511,8 @@ static void hist_from(json_t *o, struct kw_hist *h)
 	h->sum = get_u64(o, "sum");
 	h->min = get_u64(o, "min");
 	h->max = get_u64(o, "max");
-	json_array_foreach(b, i, pair) {
+	json_array_foreach(b, i, pair)
+	{
 		json_int_t idx = json_integer_value(json_array_get(pair, 0));
 
 		if (idx >= 0 && idx < (json_int_t)KW_HIST_NR_BUCKETS)
@@ -570,11 +577,12 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
 	r->meta.pid_filter = get_u64(m, "pid_filter");
 	r->meta.visits = json_is_true(json_object_get(m, "visits"));
-	json_object_foreach(json_object_get(m, "kvm_params"), k, v)
-		if (kw_recording_add_param(r, k, json_string_value(v) ?: ""))
-			goto nomem;
+	json_object_foreach(
+		json_object_get(m, "kvm_params"), k,
+		v) if (kw_recording_add_param(r, k, json_string_value(v) ?: "")) goto nomem;
 
-	json_array_foreach(json_object_get(root, "probes"), i, o) {
+	json_array_foreach(json_object_get(root, "probes"), i, o)
+	{
 		const char *name = json_string_value(json_object_get(o, "name"));
 		int p = name ? kw_probe_by_name(name) : -1;
 		struct kw_func *f;
@@ -593,14 +601,16 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		hist_from(json_object_get(o, "size"), &f->size);
 	}
 
-	json_object_foreach(json_object_get(root, "counters"), k, v) {
+	json_object_foreach(json_object_get(root, "counters"), k, v)
+	{
 		int c = counter_by_name(k);
 
 		if (c >= 0)
 			r->counters[c] = json_integer_value(v);
 	}
 
-	json_array_foreach(json_object_get(root, "visits"), i, o) {
+	json_array_foreach(json_object_get(root, "visits"), i, o)
+	{
 		int w = index_of(kw_walker_names, KW_NR_WALKERS,
 				 json_string_value(json_object_get(o, "walker")));
 		int l = json_integer_value(json_object_get(o, "level")) + 1;
@@ -614,14 +624,16 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	}
 	hist_from(json_object_get(root, "unmap_cleared_per_call"), &r->unmap_cleared);
 
-	json_array_foreach(json_object_get(root, "fast_page_fault_returns"), i, o) {
+	json_array_foreach(json_object_get(root, "fast_page_fault_returns"), i, o)
+	{
 		json_int_t c = json_integer_value(json_object_get(o, "code"));
 
 		if (c >= 0 && c < KW_NR_PF_RET)
 			get_str(o, "name", r->pf_ret_names[c], sizeof(r->pf_ret_names[c]));
 	}
 
-	json_array_foreach(json_object_get(root, "walk_callbacks"), i, o) {
+	json_array_foreach(json_object_get(root, "walk_callbacks"), i, o)
+	{
 		struct kw_cb c = {};
 
 		get_str(o, "symbol", c.sym, sizeof(c.sym));
@@ -635,7 +647,8 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 			goto nomem;
 	}
 
-	json_array_foreach(json_object_get(root, "triggers"), i, o) {
+	json_array_foreach(json_object_get(root, "triggers"), i, o)
+	{
 		const char *pn = json_string_value(json_object_get(o, "probe"));
 		struct kw_trig t = {};
 
@@ -660,12 +673,14 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	r->overhead.recursion_misses = get_u64(o, "recursion_misses");
 
 	a = json_object_get(root, "intervals");
-	json_array_foreach(a, i, o) {
+	json_array_foreach(a, i, o)
+	{
 		struct kw_interval iv = {};
 		json_t *pv;
 
 		iv.t = json_number_value(json_object_get(o, "t"));
-		json_object_foreach(json_object_get(o, "probes"), k, pv) {
+		json_object_foreach(json_object_get(o, "probes"), k, pv)
+		{
 			int p = kw_probe_by_name(k);
 
 			if (p < 0)

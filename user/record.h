@@ -23,13 +23,13 @@ _Static_assert(sizeof(struct kw_trig_val) == 16, "kw_trig_val");
 
 /* Static facts about each probe. */
 struct kw_probe_desc {
-	const char *name;	/* the probe's name: the kernel function it is named after */
-	const char *arch;	/* "arm64", "x86" or "" (both) */
-	const char *family;	/* "pgtable", "tdp", "trigger" */
-	const char *size_unit;	/* what the size histogram counts, NULL if none */
-	bool timed;		/* has a duration */
-	bool visits;		/* a per-entry callback, left out by --no-visits */
-	const char *what;	/* one line for `kvmwalk probes` */
+	const char *name;      /* the probe's name: the kernel function it is named after */
+	const char *arch;      /* "arm64", "x86" or "" (both) */
+	const char *family;    /* "pgtable", "tdp", "trigger" */
+	const char *size_unit; /* what the size histogram counts, NULL if none */
+	bool timed;	       /* has a duration */
+	bool visits;	       /* a per-entry callback, left out by --no-visits */
+	const char *what;      /* one line for `kvmwalk probes` */
 };
 
 extern const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES];
@@ -44,9 +44,9 @@ const char *kw_ioctl_name(unsigned int cmd);
 
 /* How one probe is attached (filled by the loader). */
 struct kw_plan {
-	char mech[16];		/* "fentry", "kprobe", "tracepoint", "unavailable", "off" */
-	char func[64];		/* the kernel function or tracepoint actually used */
-	char reason[160];	/* why unavailable / why this fallback */
+	char mech[16];	  /* "fentry", "kprobe", "tracepoint", "unavailable", "off" */
+	char func[64];	  /* the kernel function or tracepoint actually used */
+	char reason[160]; /* why unavailable / why this fallback */
 };
 
 struct kw_func {
@@ -71,12 +71,12 @@ struct kw_trig {
 };
 
 struct kw_param {
-	char name[96];	/* module/parameter */
+	char name[96]; /* module/parameter */
 	char value[64];
 };
 
 struct kw_interval {
-	double t;	/* seconds since the start of the recording, end of the interval */
+	double t; /* seconds since the start of the recording, end of the interval */
 	__u64 calls[KW_NR_PROBES];
 	__u64 ns[KW_NR_PROBES];
 };
@@ -85,31 +85,31 @@ struct kw_meta {
 	char tool_version[32];
 	char arch[16];
 	char kernel[128];	/* uname -r */
-	char kernel_build[160];	/* uname -v */
+	char kernel_build[160]; /* uname -v */
 	char hostname[64];
 	char cmdline[1024];
 	char cpu[128];
-	char kvm_mode[16];	/* arm64: vhe, nvhe, protected; x86: tdp, shadow; "" unknown */
-	char thp[64];		/* the selected value of transparent_hugepage/enabled */
+	char kvm_mode[16]; /* arm64: vhe, nvhe, protected; x86: tdp, shadow; "" unknown */
+	char thp[64];	   /* the selected value of transparent_hugepage/enabled */
 	char thp_defrag[64];
-	char started[32];	/* UTC, ISO 8601 */
+	char started[32]; /* UTC, ISO 8601 */
 	double duration_s;
-	char command[512];	/* the recorded command, "" for -d / Ctrl-C */
+	char command[512];	    /* the recorded command, "" for -d / Ctrl-C */
 	char kvmwalk_command[1024]; /* kvmwalk's own command line, shell-quoted; "" before 0.1 */
-	int exit_status;	/* the command's, -1 if none */
+	int exit_status;	    /* the command's, -1 if none */
 	__u32 pid_filter;
-	bool visits;		/* per-entry callback probes enabled */
-	char attach[16];	/* --attach: auto, fentry, kprobe */
+	bool visits;	 /* per-entry callback probes enabled */
+	char attach[16]; /* --attach: auto, fentry, kprobe */
 	size_t nparams;
 	struct kw_param *params;
 };
 
 struct kw_overhead {
-	bool stats_enabled;	/* BPF run-time statistics were on while recording */
-	__u64 run_ns;		/* sum over the attached programs */
+	bool stats_enabled; /* BPF run-time statistics were on while recording */
+	__u64 run_ns;	    /* sum over the attached programs */
 	__u64 run_cnt;
 	__u64 measured_ns;	/* total time of the timed outermost probes (see record.c) */
-	__u64 recursion_misses;	/* program runs the kernel skipped (bpf_prog_info) */
+	__u64 recursion_misses; /* program runs the kernel skipped (bpf_prog_info) */
 };
 
 struct kw_recording {
@@ -140,7 +140,8 @@ int kw_recording_add_param(struct kw_recording *r, const char *name, const char 
 int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
 /* Sets meta.kvmwalk_command from argv (argv[0] "kvmwalk record"), quoted for a POSIX shell. */
 void kw_meta_set_command(struct kw_meta *m, int argc, char **argv);
-/* Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output. */
+/* Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output.
+ */
 void kw_recording_sort(struct kw_recording *r);
 
 /* JSON out and in. Return 0 or -errno; read fails with -EPROTO on another schema. */

@@ -183,7 +183,8 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		kw_fmt_ns(c[2], 16, kw_hist_quantile(h, 0.9));
 		kw_fmt_ns(c[3], 16, kw_hist_quantile(h, 0.99));
 		kw_fmt_ns(c[4], 16, h->max);
-		fprintf(f, " %8s %8s %7s %7s %7s %7s %7s\n", cnt, tot, c[0], c[1], c[2], c[3], c[4]);
+		fprintf(f, " %8s %8s %7s %7s %7s %7s %7s\n", cnt, tot, c[0], c[1], c[2], c[3],
+			c[4]);
 	}
 
 	rule(f, "Sizes");
@@ -212,8 +213,8 @@ static void print_cbs(FILE *f, const struct kw_recording *r)
 	if (!r->ncbs)
 		return;
 	rule(f, "kvm_pgtable_walk by walker callback (depth 0 = outermost)");
-	fprintf(f, "  %-32s %5s %5s %9s %8s %12s\n", "callback", "flags", "depth", "calls",
-		"total", "bytes");
+	fprintf(f, "  %-32s %5s %5s %9s %8s %12s\n", "callback", "flags", "depth", "calls", "total",
+		"bytes");
 	for (size_t i = 0; i < r->ncbs; i++) {
 		const struct kw_cb *c = &r->cbs[i];
 
@@ -253,7 +254,9 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 
 	if (!strcmp(r->meta.arch, "arm64") && (c[KW_C_UNMAP_CALLS] || attached(r, KW_P_S2_UNMAP))) {
 		rule(f, "Unmaps and range TLB flushes");
-		fprintf(f, "  unmap calls %llu, valid leaves cleared %llu, calls that cleared none %llu\n",
+		fprintf(f,
+			"  unmap calls %llu, valid leaves cleared %llu, calls that cleared none "
+			"%llu\n",
 			(unsigned long long)c[KW_C_UNMAP_CALLS],
 			(unsigned long long)c[KW_C_UNMAP_CLEARED],
 			(unsigned long long)c[KW_C_UNMAP_EMPTY]);
@@ -261,11 +264,13 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 		kw_fmt_ns(t2, sizeof(t2), c[KW_C_EMPTY_FLUSH_NS]);
 		fprintf(f, "  flushes in unmaps %llu (%.2f per unmap, %s)\n",
 			(unsigned long long)c[KW_C_UNMAP_FLUSHES],
-			c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS] : 0,
+			c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS]
+					    : 0,
 			t1);
 		fprintf(f, "  empty flushes %llu (by unmaps that cleared no leaf, %s)\n",
 			(unsigned long long)c[KW_C_EMPTY_FLUSHES], t2);
-		fprintf(f, "  %-30s %12s %14s\n", "flushes by enclosing operation", "flushes", "pages");
+		fprintf(f, "  %-30s %12s %14s\n", "flushes by enclosing operation", "flushes",
+			"pages");
 		for (int e = 0; e < KW_NR_ENCL; e++)
 			fprintf(f, "    %-28s %12llu %14llu\n", kw_encl_names[e],
 				(unsigned long long)c[KW_C_FLUSH_ENCL + e],
@@ -274,7 +279,8 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 	if (!strcmp(r->meta.arch, "x86")) {
 		rule(f, "TDP MMU zaps and fast page faults");
 		fprintf(f, "  tdp_mmu_zap_leafs: gfns in ranges %llu, present leaves zapped %llu\n",
-			(unsigned long long)c[KW_C_ZAP_GFNS], (unsigned long long)c[KW_C_ZAP_ZAPPED]);
+			(unsigned long long)c[KW_C_ZAP_GFNS],
+			(unsigned long long)c[KW_C_ZAP_ZAPPED]);
 		fprintf(f, "  fast_page_fault returns:");
 		for (int i = 0; i < KW_NR_PF_RET; i++)
 			if (c[KW_C_PF_RET + i])
@@ -334,11 +340,13 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 		dropped += r->funcs[i].dropped;
 	}
 	if (r->overhead.recursion_misses)
-		fprintf(f, "  %llu program runs skipped by the kernel's recursion guard (a probe\n"
-			   "  preempted by another task hitting the same probe on its CPU)\n",
+		fprintf(f,
+			"  %llu program runs skipped by the kernel's recursion guard (a probe\n"
+			"  preempted by another task hitting the same probe on its CPU)\n",
 			(unsigned long long)r->overhead.recursion_misses);
-	fprintf(f, "  lost: missed exits %llu, dropped entries %llu, task map full %llu,\n"
-		   "        walk depth overflow %llu, callback map full %llu, trigger map full %llu\n",
+	fprintf(f,
+		"  lost: missed exits %llu, dropped entries %llu, task map full %llu,\n"
+		"        walk depth overflow %llu, callback map full %llu, trigger map full %llu\n",
 		(unsigned long long)missed, (unsigned long long)dropped,
 		(unsigned long long)c[KW_C_TASK_FULL], (unsigned long long)c[KW_C_DEPTH_OVERFLOW],
 		(unsigned long long)c[KW_C_CB_FULL], (unsigned long long)c[KW_C_TRIG_FULL]);
@@ -423,17 +431,21 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 			for (int oc = 0; oc < KW_NR_OUTCOMES; oc++)
 				if (r->visits[KW_VISIT_IDX(w, l, oc)])
 					json_array_append_new(
-						a, json_pack("{sssiss sI}", "walker", kw_walker_names[w],
-							     "level", l - 1, "outcome",
-							     kw_outcome_name(w, oc), "count",
-							     (json_int_t)r->visits[KW_VISIT_IDX(w, l, oc)]));
+						a,
+						json_pack(
+							"{sssiss sI}", "walker", kw_walker_names[w],
+							"level", l - 1, "outcome",
+							kw_outcome_name(w, oc), "count",
+							(json_int_t)
+								r->visits[KW_VISIT_IDX(w, l, oc)]));
 	json_object_set_new(root, "visits", a);
 
 	o = json_pack("{sIsIsIsIsfsIsIsI}", "unmap_calls", (json_int_t)c[KW_C_UNMAP_CALLS],
 		      "leaves_cleared", (json_int_t)c[KW_C_UNMAP_CLEARED], "empty_unmaps",
 		      (json_int_t)c[KW_C_UNMAP_EMPTY], "flushes_in_unmaps",
 		      (json_int_t)c[KW_C_UNMAP_FLUSHES], "flushes_per_unmap",
-		      c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS] : 0.0,
+		      c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS]
+					  : 0.0,
 		      "empty_flushes", (json_int_t)c[KW_C_EMPTY_FLUSHES], "flush_ns",
 		      (json_int_t)c[KW_C_UNMAP_FLUSH_NS], "empty_flush_ns",
 		      (json_int_t)c[KW_C_EMPTY_FLUSH_NS]);
@@ -444,8 +456,9 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 		json_object_set_new(o, k, json_integer(c[KW_C_FLUSH_ENCL + e]));
 	}
 	json_object_set_new(root, "flushes", o);
-	json_object_set_new(root, "zap", json_pack("{sIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS],
-						   "zapped", (json_int_t)c[KW_C_ZAP_ZAPPED]));
+	json_object_set_new(root, "zap",
+			    json_pack("{sIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS], "zapped",
+				      (json_int_t)c[KW_C_ZAP_ZAPPED]));
 
 	a = json_array();
 	for (size_t i = 0; i < r->ntrigs; i++) {
@@ -456,16 +469,16 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 						   kw_probe_descs[t->probe].name, "trigger",
 						   kw_trigger_names[t->trigger], "ioctl",
 						   t->trigger == KW_T_IOCTL && n ? n : "", "pid",
-						   (json_int_t)t->pid, "calls", (json_int_t)t->calls,
-						   "ns", (json_int_t)t->ns));
+						   (json_int_t)t->pid, "calls",
+						   (json_int_t)t->calls, "ns", (json_int_t)t->ns));
 	}
 	json_object_set_new(root, "triggers", a);
-	json_object_set_new(root, "overhead",
-			    json_pack("{sbsIsIsfsfsI}", "stats_enabled", r->overhead.stats_enabled,
-				      "run_count", (json_int_t)r->overhead.run_cnt, "run_ns",
-				      (json_int_t)r->overhead.run_ns, "ns_per_run",
-				      kw_overhead_ns_per_run(r), "share", kw_overhead_share(r),
-				      "recursion_misses", (json_int_t)r->overhead.recursion_misses));
+	json_object_set_new(
+		root, "overhead",
+		json_pack("{sbsIsIsfsfsI}", "stats_enabled", r->overhead.stats_enabled, "run_count",
+			  (json_int_t)r->overhead.run_cnt, "run_ns", (json_int_t)r->overhead.run_ns,
+			  "ns_per_run", kw_overhead_ns_per_run(r), "share", kw_overhead_share(r),
+			  "recursion_misses", (json_int_t)r->overhead.recursion_misses));
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	json_decref(root);
 	fputc('\n', f);

@@ -47,11 +47,12 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 		kw_fmt_ns(c[1], 16, kw_hist_quantile(&d, 0.5));
 		kw_fmt_ns(c[2], 16, kw_hist_quantile(&d, 0.99));
 		kw_fmt_ns(c[3], 16, d.max);
-		fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name, calls / secs,
-			c[0], c[1], c[2], c[3]);
+		fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name,
+			calls / secs, c[0], c[1], c[2], c[3]);
 	}
 	if (!strcmp(cur->meta.arch, "arm64")) {
-		__u64 u = cur->counters[KW_C_UNMAP_CALLS] - (prev ? prev->counters[KW_C_UNMAP_CALLS] : 0);
+		__u64 u = cur->counters[KW_C_UNMAP_CALLS] -
+			  (prev ? prev->counters[KW_C_UNMAP_CALLS] : 0);
 		__u64 e = cur->counters[KW_C_EMPTY_FLUSHES] -
 			  (prev ? prev->counters[KW_C_EMPTY_FLUSHES] : 0);
 
