@@ -940,6 +940,17 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
 		 * as a missed exit; the count explains it.
 		 */
 		r->overhead.recursion_misses += info.recursion_misses;
+		for (size_t i = 0; i < NR_PROGS_TABLE; i++) {
+			const struct probe_progs *pp = &progs_table[i];
+			const char *n[] = { pp->fe, pp->fx, pp->kp, pp->kr, pp->tp_enter, pp->tp_exit };
+
+			for (size_t k = 0; k < 6; k++) {
+				if (!n[k] || strcmp(n[k], bpf_program__name(prog)))
+					continue;
+				r->funcs[pp->probe].bpf_runs += info.run_cnt;
+				r->funcs[pp->probe].bpf_ns += info.run_time_ns;
+			}
+		}
 	}
 	r->overhead.stats_enabled = l->stats_fd >= 0 || l->stats_sysctl_old >= 0;
 }

@@ -357,6 +357,8 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_object_set_new(o, "missed", json_integer(f->missed));
 		json_object_set_new(o, "dropped", json_integer(f->dropped));
 		json_object_set_new(o, "errors", json_integer(f->errors));
+		json_object_set_new(o, "bpf_runs", json_integer(f->bpf_runs));
+		json_object_set_new(o, "bpf_ns", json_integer(f->bpf_ns));
 		if (d->timed)
 			json_object_set_new(o, "duration_ns", hist_json(&f->dur));
 		if (d->size_unit) {
@@ -597,6 +599,8 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		f->missed = get_u64(o, "missed");
 		f->dropped = get_u64(o, "dropped");
 		f->errors = get_u64(o, "errors");
+		f->bpf_runs = get_u64(o, "bpf_runs");
+		f->bpf_ns = get_u64(o, "bpf_ns");
 		hist_from(json_object_get(o, "duration_ns"), &f->dur);
 		hist_from(json_object_get(o, "size"), &f->size);
 	}

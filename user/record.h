@@ -53,6 +53,7 @@ struct kw_func {
 	__u64 calls, missed, dropped, errors;
 	struct kw_hist dur;
 	struct kw_hist size;
+	__u64 bpf_runs, bpf_ns;	/* run-time statistics of this probe's own programs */
 };
 
 struct kw_cb {

@@ -330,10 +330,21 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 		kw_fmt_ns(a, sizeof(a), kw_overhead_ns_per_run(r));
 		kw_fmt_ns(b, sizeof(b), r->overhead.run_ns);
 		kw_fmt_ns(m, sizeof(m), r->overhead.measured_ns);
-		fprintf(f, "  %llu program runs, %s per run, %s in all\n",
+		fprintf(f, "  all programs (triggers included): %llu runs, %s per run, %s\n",
 			(unsigned long long)r->overhead.run_cnt, a, b);
-		fprintf(f, "  %.1f %% of the measured time (%s: outermost walks and x86 ops)\n",
+		fprintf(f, "  = %.1f %% of the measured time (%s: outermost walks, x86 ops)\n",
 			100 * kw_overhead_share(r), m);
+		fprintf(f, "  %-40s %12s %10s %10s\n", "probe", "runs", "per run", "total");
+		for (int i = 0; i < KW_NR_PROBES; i++) {
+			const struct kw_func *fn = &r->funcs[i];
+
+			if (!fn->bpf_runs)
+				continue;
+			kw_fmt_ns(a, sizeof(a), (double)fn->bpf_ns / fn->bpf_runs);
+			kw_fmt_ns(b, sizeof(b), fn->bpf_ns);
+			fprintf(f, "  %-40.40s %12llu %10s %10s\n", kw_probe_descs[i].name,
+				(unsigned long long)fn->bpf_runs, a, b);
+		}
 	}
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		missed += r->funcs[i].missed;
@@ -409,10 +420,11 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
-		o = json_pack("{sssssssIsIsI}", "name", kw_probe_descs[i].name, "mechanism",
+		o = json_pack("{sssssssIsIsIsf}", "name", kw_probe_descs[i].name, "mechanism",
 			      r->plan[i].mech, "reason", r->plan[i].reason, "calls",
 			      (json_int_t)fn->calls, "missed", (json_int_t)fn->missed, "dropped",
-			      (json_int_t)fn->dropped);
+			      (json_int_t)fn->dropped, "bpf_ns_per_run",
+			      fn->bpf_runs ? (double)fn->bpf_ns / fn->bpf_runs : 0.0);
 		if (kw_probe_descs[i].timed)
 			json_object_set_new(o, "duration_ns", summary(&fn->dur));
 		if (kw_probe_descs[i].size_unit) {

@@ -76,6 +76,8 @@ void kw_test_recording_fixture(struct kw_recording *r)
 	r->funcs[KW_P_TLB_FLUSH_RANGE].calls = 1;
 	kw_hist_add(&r->funcs[KW_P_TLB_FLUSH_RANGE].dur, 131000);
 	kw_hist_add(&r->funcs[KW_P_TLB_FLUSH_RANGE].size, 4096);
+	r->funcs[KW_P_PGT_WALK].bpf_runs = 18804;
+	r->funcs[KW_P_PGT_WALK].bpf_ns = 30000000;
 	r->funcs[KW_P_VM_IOCTL].calls = 17;
 	r->funcs[KW_P_VM_IOCTL].missed = 1;
 	kw_hist_add(&r->funcs[KW_P_VM_IOCTL].dur, 557000);
