@@ -39,7 +39,7 @@ LDLIBS_LOAD := -lpthread
 LDLIBS := -lbpf -lelf -lz -lzstd -ljansson -lpthread -lm
 
 .DELETE_ON_ERROR:
-.PHONY: FORCE all setup test unit vmtest vmtest-quick demo clean vmlinux
+.PHONY: FORCE safety all setup test unit vmtest vmtest-quick demo clean vmlinux
 
 all: setup $(OUT)/kvmwalk-load $(OUT)/kvmwalk
 
@@ -126,13 +126,19 @@ unit: $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 	$(Q)cd tests/unit && ASAN_OPTIONS=detect_leaks=1 ../../$(HOSTOUT)/unit/runner-san
 
 # --- emulated hosts -----------------------------------------------------------------------------
-test: unit promcheck vmtest-quick
+test: unit promcheck safety vmtest-quick
 
 vmtest-quick: setup
 	$(Q)scripts/vmtest --suite quick $(VMTEST_ARGS)
 
 vmtest: setup
 	$(Q)scripts/vmtest --suite full $(VMTEST_ARGS)
+
+# The BPF programs of both arches are read-only observers (README, "Safety").
+safety: setup
+	$(Q)$(MAKE) -s ARCH=x86 build/x86/kvmwalk.bpf.o
+	$(Q)$(MAKE) -s ARCH=arm64 build/arm64/kvmwalk.bpf.o
+	$(Q)tests/safety/check-readonly build/x86/kvmwalk.bpf.o build/arm64/kvmwalk.bpf.o
 
 demo: setup
 	$(Q)scripts/demo
