@@ -165,8 +165,11 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 	$(Q)for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(HOSTOUT)/fuzz/new-$$t; \
 		echo "fuzz $$t for $(FUZZ_SECS)s (corpus tests/fuzz/corpus/$$t)"; \
-		$(HOSTOUT)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECS) -max_len=65536 -print_final_stats=1 \
-			$(HOSTOUT)/fuzz/new-$$t tests/fuzz/corpus/$$t 2>&1 | tail -n 12 || exit 1; \
+		$(HOSTOUT)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECS) -max_len=262144 -print_final_stats=1 \
+			$$([ -f tests/fuzz/$$t.dict ] && echo -dict=tests/fuzz/$$t.dict) \
+			$(HOSTOUT)/fuzz/new-$$t tests/fuzz/corpus/$$t > $(HOSTOUT)/fuzz/$$t.log 2>&1; \
+		rc=$$?; tail -n 12 $(HOSTOUT)/fuzz/$$t.log; \
+		[ $$rc = 0 ] || { echo "fuzz $$t: failed (exit $$rc), see $(HOSTOUT)/fuzz/$$t.log"; exit 1; }; \
 	done
 
 # --- make bench: probe-body cost table (issue 6, docs/performance.md) ------------------------------
