@@ -64,14 +64,14 @@ EXIT int kw_exit_prog(struct trace_event_raw_sys_exit *ctx)
 
 /*
  * Breakdown of (c), each on top of (b)'s clock reads, through the same kw.bpf.h helpers:
- * (t) the per-task state only: kw_task_get() creating the hash entry on entry, kw_task_put()
- *     deleting it on exit;
+ * (t) the per-task state only: kw_task_get() (task-local storage, created on the task's first
+ *     call) on entry and on exit, kw_task_put() on exit;
  * (h) the accounting only: the stats slot, both histogram updates and the trigger lookup, with
  *     the entry time kept in a per-CPU array (not safe across preemption; a measuring aid only).
  */
 ENTER int task_enter(void *ctx)
 {
-	struct kw_task *t = kw_task_get(bpf_get_current_pid_tgid(), true);
+	struct kw_task *t = kw_task_get(true);
 
 	if (t) {
 		t->start[0] = bpf_ktime_get_ns();
@@ -82,14 +82,13 @@ ENTER int task_enter(void *ctx)
 
 EXIT int task_exit(void *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct kw_task *t = kw_task_get(id, false);
+	struct kw_task *t = kw_task_get(false);
 
 	if (!t)
 		return 0;
 	t->busy &= ~1U;
 	t->start[0] = bpf_ktime_get_ns() - t->start[0];
-	kw_task_put(id, t);
+	kw_task_put(t);
 	return 0;
 }
 
@@ -129,77 +128,5 @@ EXIT int acct_exit(void *ctx)
 	ns = bpf_ktime_get_ns() - *start;
 	kw_hist_add(&s->dur, ns);
 	kw_trig_add(bench_probe, NULL, id, ns);
-	return 0;
-}
-
-/*
- * (e) PROTOTYPE, not kvmwalk code: kw_enter()/kw_exit() with the per-task state in task-local
- * storage (BPF_MAP_TYPE_TASK_STORAGE, created on a task's first probed call and freed with the
- * task) instead of a hash entry inserted and deleted around every call. Everything else is the
- * real kw.bpf.h code: kw_stats_of(), kw_hist_add(), kw_trig_add(). Task storage needs 5.11
- * (a10787e6d58c, tracing programs) and bpf_get_current_task_btf() (3ca1032ab7ab, 5.11).
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct kw_task);
-} bench_task_ls SEC(".maps");
-
-static __always_inline struct kw_task *ls_task(bool create)
-{
-	return bpf_task_storage_get(&bench_task_ls, bpf_get_current_task_btf(), NULL,
-				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-}
-
-ENTER int ls_enter(void *ctx)
-{
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 probe = bench_probe;
-	struct kw_probe_stats *s;
-	struct kw_task *t;
-
-	if (kw_skip(id) || probe >= KW_NR_PROBES)
-		return 0;
-	s = kw_stats_of(probe);
-	if (!s)
-		return 0;
-	s->calls++;
-	kw_hist_add(&s->size, bench_size);
-	t = ls_task(true);
-	if (!t) {
-		s->dropped++;
-		return 0;
-	}
-	if (t->busy & (1U << probe))
-		s->missed++;
-	t->start[probe] = bpf_ktime_get_ns();
-	t->busy |= 1U << probe;
-	return 0;
-}
-
-EXIT int ls_exit(struct trace_event_raw_sys_exit *ctx)
-{
-	__u64 id = bpf_get_current_pid_tgid(), ns;
-	__u32 probe = bench_probe;
-	struct kw_probe_stats *s;
-	struct kw_task *t;
-
-	if (kw_skip(id) || probe >= KW_NR_PROBES)
-		return 0;
-	s = kw_stats_of(probe);
-	if (!s)
-		return 0;
-	if (ctx->ret < 0)
-		s->errors++;
-	t = ls_task(false);
-	if (!t || !(t->busy & (1U << probe))) {
-		s->missed++;
-		return 0;
-	}
-	ns = bpf_ktime_get_ns() - t->start[probe];
-	t->busy &= ~(1U << probe);
-	kw_hist_add(&s->dur, ns);
-	kw_trig_add(probe, t, id, ns);
 	return 0;
 }

@@ -42,7 +42,7 @@ static __always_inline void walk_enter(__u64 size, __u64 cb, __u32 flags)
 		return;
 	s->calls++;
 	kw_hist_add(&s->size, size);
-	t = kw_task_get(id, true);
+	t = kw_task_get(true);
 	if (!t) {
 		s->dropped++;
 		return;
@@ -77,7 +77,7 @@ static __always_inline void walk_exit(long ret)
 		return;
 	if (ret < 0)
 		s->errors++;
-	t = kw_task_get(id, false);
+	t = kw_task_get(false);
 	if (!t || !t->walk_depth) {
 		s->missed++;
 		return;
@@ -108,7 +108,7 @@ static __always_inline void walk_exit(long ret)
 		v->ns += ns;
 		v->bytes += t->walk_size[d];
 	}
-	kw_task_put(id, t);
+	kw_task_put(t);
 }
 
 /* int kvm_pgtable_walk(struct kvm_pgtable *, u64 addr, u64 size, struct kvm_pgtable_walker *) */
@@ -262,7 +262,7 @@ static __always_inline void split_visit(__u64 id, int level, __u64 old, long ret
 			s->errors++;
 	}
 	/* which ioctl (or notifier) the visits belong to: one more hash lookup per visit */
-	kw_trig_add(KW_P_SPLIT_WALKER, kw_task_get(id, false), id, 0);
+	kw_trig_add(KW_P_SPLIT_WALKER, kw_task_get(false), id, 0);
 }
 
 SEC("fexit/stage2_split_walker")
@@ -285,7 +285,7 @@ int BPF_KPROBE(kp_split_walker, const struct kvm_pgtable_visit_ctx *c)
 
 	if (kw_skip(id))
 		return 0;
-	t = kw_task_get(id, true);
+	t = kw_task_get(true);
 	if (!t) {
 		struct kw_probe_stats *s = kw_stats_of(KW_P_SPLIT_WALKER);
 
@@ -307,7 +307,7 @@ int BPF_KRETPROBE(kr_split_walker, int ret)
 
 	if (kw_skip(id))
 		return 0;
-	t = kw_task_get(id, false);
+	t = kw_task_get(false);
 	if (!t || !(t->busy & (1U << KW_P_SPLIT_WALKER))) {
 		struct kw_probe_stats *s = kw_stats_of(KW_P_SPLIT_WALKER);
 
@@ -317,7 +317,7 @@ int BPF_KRETPROBE(kr_split_walker, int ret)
 	}
 	t->busy &= ~(1U << KW_P_SPLIT_WALKER);
 	split_visit(id, t->split_level, t->split_block, ret);
-	kw_task_put(id, t);
+	kw_task_put(t);
 	return 0;
 }
 
@@ -346,7 +346,7 @@ static __always_inline void unmap_visit(int level, __u64 old, __u32 visit)
 	if (s)
 		s->calls++;
 	if (outcome == KW_O_CLEARED) {
-		t = kw_task_get(id, false);
+		t = kw_task_get(false);
 		if (t)
 			t->unmap_cleared++;
 	}

@@ -79,7 +79,7 @@ int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 
 	s = kw_stats_of(KW_P_SPTE_CHANGED);
 	if (s)
 		s->calls++;
-	t = kw_task_get(id, false);
+	t = kw_task_get(false);
 	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
 		return 0;
 	if ((old & SPTE_MMU_PRESENT) && (level == PG_LEVEL_4K || (old & SPTE_PAGE_SIZE)) &&

@@ -28,24 +28,25 @@ static __always_inline void ioctl_exit(__u32 probe, long ret)
 
 	kw_exit(probe, ret, &t);
 	if (!t)
-		t = kw_task_get(bpf_get_current_pid_tgid(), false);
+		t = kw_task_get(false);
 	if (!t)
 		return;
 	if (t->ioctl_depth)
 		t->ioctl_depth--;
-	kw_task_put(bpf_get_current_pid_tgid(), t);
+	kw_task_put(t);
 }
 
-static __always_inline void ctx_enter(__u32 probe, bool notifier)
+static __always_inline struct kw_task *ctx_enter(__u32 probe, bool notifier)
 {
 	struct kw_task *t = kw_enter(probe, 0, false);
 
 	if (!t)
-		return;
+		return NULL;
 	if (notifier)
 		t->notifier_depth++;
 	else
 		t->fault_depth++;
+	return t;
 }
 
 static __always_inline void ctx_exit(__u32 probe, long ret, bool notifier)
@@ -54,14 +55,14 @@ static __always_inline void ctx_exit(__u32 probe, long ret, bool notifier)
 
 	kw_exit(probe, ret, &t);
 	if (!t)
-		t = kw_task_get(bpf_get_current_pid_tgid(), false);
+		t = kw_task_get(false);
 	if (!t)
 		return;
 	if (notifier && t->notifier_depth)
 		t->notifier_depth--;
 	else if (!notifier && t->fault_depth)
 		t->fault_depth--;
-	kw_task_put(bpf_get_current_pid_tgid(), t);
+	kw_task_put(t);
 }
 
 /* kvm_vm_ioctl(struct file *, unsigned int ioctl, unsigned long arg), same in 6.1 .. 7.3 */
@@ -154,7 +155,7 @@ int tp_ioctl_enter(struct kw_sys_enter_ioctl *ctx)
 SEC("tracepoint/syscalls/sys_exit_ioctl")
 int tp_ioctl_exit(struct kw_sys_exit *ctx)
 {
-	struct kw_task *t = kw_task_get(bpf_get_current_pid_tgid(), false);
+	struct kw_task *t = kw_task_get(false);
 
 	if (t && (t->busy & (1U << KW_P_VM_IOCTL)))
 		ioctl_exit(KW_P_VM_IOCTL, ctx->ret);
@@ -201,14 +202,14 @@ int BPF_KRETPROBE(kr_notifier, int ret)
  */
 static __always_inline void fault_enter(struct kvm_vcpu *vcpu)
 {
-	struct kw_task *t;
+	struct kw_task *t = ctx_enter(KW_P_GUEST_FAULT, false);
 	struct kvm *kvm;
 
-	ctx_enter(KW_P_GUEST_FAULT, false);
-	t = kw_task_get(bpf_get_current_pid_tgid(), false);
+	if (!t)
+		return;
 	kvm = BPF_CORE_READ(vcpu, kvm);
-	if (t && kvm)
-		t->fault_lock = (__u64)kvm + bpf_core_field_offset(struct kvm, mmu_lock);
+	/* the task state outlives the fault: never leave the previous fault's lock behind */
+	t->fault_lock = kvm ? (__u64)kvm + bpf_core_field_offset(struct kvm, mmu_lock) : 0;
 }
 
 SEC("fentry/kvm_handle_guest_abort")
@@ -252,7 +253,7 @@ int BPF_PROG(rt_lock_begin, void *lock)
 
 	if (kw_skip(id))
 		return 0;
-	t = kw_task_get(id, false);
+	t = kw_task_get(false);
 	if (!t || !t->fault_depth || t->fault_lock != (__u64)lock)
 		return 0;
 	kw_enter(KW_P_MMU_LOCK, 0, false);
@@ -262,8 +263,7 @@ int BPF_PROG(rt_lock_begin, void *lock)
 SEC("raw_tp/contention_end")
 int BPF_PROG(rt_lock_end, void *lock, int ret)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct kw_task *t = kw_task_get(id, false);
+	struct kw_task *t = kw_task_get(false);
 
 	if (!t || !(t->busy & (1U << KW_P_MMU_LOCK)) || t->fault_lock != (__u64)lock)
 		return 0;

@@ -18,7 +18,6 @@ struct bench_variant {
 	const char *key;	/* "a", "b", ...; "-" for the loop without probes */
 	const char *name;	/* <= 34 characters */
 	bool breakdown;		/* a part of (c), printed indented */
-	bool prototype;		/* not kvmwalk code: a proposal, labelled as such */
 	bool on;		/* selected and attachable */
 	int rounds;		/* rounds measured */
 	double ev[BENCH_MAX_ROUNDS];	/* ns per event: both programs' run_time_ns/run_cnt summed */
@@ -49,8 +48,8 @@ struct bench_header {
 };
 
 /*
- * The table, <= 80 columns. variants[] in print order; the ratios c/b and c/d (and e/b, e/d for
- * the prototype) are computed from the variants with those keys.
+ * The table, <= 80 columns. variants[] in print order; the ratios c/b and c/d are computed from
+ * the variants with those keys.
  */
 void bench_print_table(FILE *f, const struct bench_header *h, const struct bench_variant *variants,
 		       int n);

@@ -36,16 +36,15 @@
 	"tracepoint:syscalls:sys_exit_getppid /@s[tid]/ { @h = hist(nsecs - @s[tid]); "            \
 	"delete(@s[tid]) }"
 
-enum { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_LS, V_BT, NR_V };
+enum { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_BT, NR_V };
 
 static struct bench_variant variants[NR_V] = {
 	[V_NONE] = { .key = "-", .name = "no probes (loop ns/call)" },
 	[V_EMPTY] = { .key = "a", .name = "empty pair" },
 	[V_CLOCK] = { .key = "b", .name = "clock pair (floor)" },
 	[V_KW] = { .key = "c", .name = "kvmwalk kw_enter/kw_exit" },
-	[V_TASK] = { .key = "t", .name = "b + task hash insert/delete", .breakdown = true },
+	[V_TASK] = { .key = "t", .name = "b + task storage get on each side", .breakdown = true },
 	[V_ACCT] = { .key = "h", .name = "b + stats, 2 hists, trigger", .breakdown = true },
-	[V_LS] = { .key = "e", .name = "PROTOTYPE c, task storage", .prototype = true },
 	[V_BT] = { .key = "d", .name = "bpftrace hist() one-liner" },
 };
 
@@ -397,8 +396,6 @@ int bench_probes(const struct bench_probe_opts *o)
 	pairs[V_TASK].prog[1] = skel->progs.task_exit;
 	pairs[V_ACCT].prog[0] = skel->progs.acct_enter;
 	pairs[V_ACCT].prog[1] = skel->progs.acct_exit;
-	pairs[V_LS].prog[0] = skel->progs.ls_enter;
-	pairs[V_LS].prog[1] = skel->progs.ls_exit;
 
 	for (i = 0; i < NR_V; i++)
 		variants[i].on = i == V_NONE || want(o->variants, variants[i].key);
@@ -439,9 +436,9 @@ int bench_probes(const struct bench_probe_opts *o)
 	h.cpu = o->cpu;
 	h.ncpus = libbpf_num_possible_cpus();
 	h.probe = o->probe;
-	/* Print order: the loop, the pairs a..d, then the breakdown and the prototype under c. */
+	/* Print order: the loop, the pairs a..d, then the breakdown under c. */
 	{
-		static const int print[] = { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_LS, V_BT };
+		static const int print[] = { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_BT };
 		struct bench_variant out[NR_V];
 
 		for (i = 0; i < NR_V; i++)

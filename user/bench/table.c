@@ -131,10 +131,6 @@ void bench_print_table(FILE *f, const struct bench_header *h, const struct bench
 	fprintf(f, "\nratios of the ns/event medians (kvmwalk probe: index %u):\n", h->probe);
 	ratio_line(f, v, n, "c", "b", TARGET_CB, "");
 	ratio_line(f, v, n, "c", "d", TARGET_CD, "");
-	if (find(v, n, "e")) {
-		ratio_line(f, v, n, "e", "b", TARGET_CB, "  (prototype)");
-		ratio_line(f, v, n, "e", "d", TARGET_CD, "  (prototype)");
-	}
 }
 
 void bench_print_raw(FILE *f, const struct bench_variant *v, int n)
