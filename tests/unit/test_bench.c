@@ -37,7 +37,7 @@ static void summary_and_table(void)
 		{ .key = "a", .name = "empty pair" },
 		{ .key = "b", .name = "clock pair (floor)" },
 		{ .key = "c", .name = "kvmwalk kw_enter/kw_exit" },
-		{ .key = "t", .name = "b + task storage get on each side", .breakdown = true },
+		{ .key = "t", .name = "b + task-local storage lookups", .breakdown = true },
 		{ .key = "d", .name = "bpftrace hist() one-liner" },
 	};
 	struct bench_header h = { .kernel = "6.18.0-test", .rounds = 3, .calls = 1000, .cpu = 1,

@@ -43,7 +43,7 @@ static struct bench_variant variants[NR_V] = {
 	[V_EMPTY] = { .key = "a", .name = "empty pair" },
 	[V_CLOCK] = { .key = "b", .name = "clock pair (floor)" },
 	[V_KW] = { .key = "c", .name = "kvmwalk kw_enter/kw_exit" },
-	[V_TASK] = { .key = "t", .name = "b + task storage get on each side", .breakdown = true },
+	[V_TASK] = { .key = "t", .name = "b + task-local storage lookups", .breakdown = true },
 	[V_ACCT] = { .key = "h", .name = "b + stats, 2 hists, trigger", .breakdown = true },
 	[V_BT] = { .key = "d", .name = "bpftrace hist() one-liner" },
 };
