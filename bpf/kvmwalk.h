@@ -41,7 +41,7 @@ enum kw_probe {
 struct kw_probe_stats {
 	__u64 calls;   /* entries seen (exits for exit-only probes) */
 	__u64 missed;  /* exits without a recorded entry (attached mid-call, nesting overflow) */
-	__u64 dropped; /* entries that could not be recorded (task map full) */
+	__u64 dropped; /* entries that could not be recorded (no memory for the task state) */
 	__u64 errors;  /* calls that returned a negative errno */
 	struct kw_hist dur;  /* ns, entry to exit; inclusive of nested probed calls */
 	struct kw_hist size; /* bytes (arm64 walks), pages (flushes) or gfns (x86 zaps) */
@@ -104,7 +104,12 @@ enum kw_encl {
 
 /* Scalar counters: index into the `counters` PERCPU_ARRAY of __u64. */
 enum kw_counter {
-	KW_C_TASK_FULL,	     /* task map full: an entry could not be tracked */
+	/*
+	 * The task state could not be created (task storage: -ENOMEM; on 6.1 also another program
+	 * on the CPU inside task storage). Named after the per-task hash it replaced; the recording
+	 * and Prometheus keep the name "task_map_full".
+	 */
+	KW_C_TASK_FULL,
 	KW_C_DEPTH_OVERFLOW, /* kvm_pgtable_walk nested deeper than KW_MAX_DEPTH */
 	KW_C_CB_FULL,	     /* walk_cbs full */
 	KW_C_TRIG_FULL,	     /* triggers full */
@@ -147,7 +152,6 @@ struct kw_trig_val {
 };
 
 #define KW_MAX_DEPTH 8	  /* kvm_pgtable_walk nesting tracked per task */
-#define KW_MAX_TASKS 4096 /* tasks with a probed call in flight */
 #define KW_MAX_CBS 256
 #define KW_MAX_TRIGS 1024
 

@@ -356,7 +356,7 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 			"  preempted by another task hitting the same probe on its CPU)\n",
 			(unsigned long long)r->overhead.recursion_misses);
 	fprintf(f,
-		"  lost: missed exits %llu, dropped entries %llu, task map full %llu,\n"
+		"  lost: missed exits %llu, dropped entries %llu, no task memory %llu,\n"
 		"        walk depth overflow %llu, callback map full %llu, trigger map full %llu\n",
 		(unsigned long long)missed, (unsigned long long)dropped,
 		(unsigned long long)c[KW_C_TASK_FULL], (unsigned long long)c[KW_C_DEPTH_OVERFLOW],
