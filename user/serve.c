@@ -274,6 +274,96 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return ret;
 }
 
+/*
+ * libmicrohttpd's MHD_OPTION_CONNECTION_TIMEOUT counts idle time only: a client sending one
+ * header byte a second would hold a connection for ever (tests/prom/test-serve-abuse). So each
+ * connection also gets a deadline, CONN_TIMEOUT_S after it opened or after its last complete
+ * request, which the main loop enforces with shutdown(2). The close notification comes before
+ * libmicrohttpd closes the socket, and both sides hold the lock: a reused fd is never shut.
+ */
+static struct {
+	pthread_mutex_t lock;
+	struct {
+		int fd; /* -1: free */
+		double deadline;
+	} c[MAX_CONNECTIONS];
+} conns = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int conn_fd(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+	return ci ? ci->connect_fd : -1;
+}
+
+/* Sets the deadline of fd's slot (taking a free one for a new fd when add), or frees it. */
+static void conns_set(int fd, bool add, bool close)
+{
+	int i, free_slot = -1;
+
+	if (fd < 0)
+		return;
+	pthread_mutex_lock(&conns.lock);
+	for (i = 0; i < MAX_CONNECTIONS; i++) {
+		if (conns.c[i].fd == fd)
+			break;
+		if (conns.c[i].fd < 0 && free_slot < 0)
+			free_slot = i;
+	}
+	if (i == MAX_CONNECTIONS && add)
+		i = free_slot;
+	if (i >= 0 && i < MAX_CONNECTIONS) {
+		conns.c[i].fd = close ? -1 : fd;
+		conns.c[i].deadline = mono_s() + CONN_TIMEOUT_S;
+	}
+	pthread_mutex_unlock(&conns.lock);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	(void)cls, (void)socket_context;
+	conns_set(conn_fd(conn), code == MHD_CONNECTION_NOTIFY_STARTED,
+		  code == MHD_CONNECTION_NOTIFY_CLOSED);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	(void)cls, (void)con_cls, (void)toe;
+	conns_set(conn_fd(conn), false, false);
+}
+
+/* Called by the main loop: ends every connection past its deadline. */
+static void conns_expire(void)
+{
+	double now = mono_s();
+
+	pthread_mutex_lock(&conns.lock);
+	for (int i = 0; i < MAX_CONNECTIONS; i++)
+		if (conns.c[i].fd >= 0 && now > conns.c[i].deadline) {
+			shutdown(conns.c[i].fd, SHUT_RDWR);
+			conns.c[i].deadline = now + CONN_TIMEOUT_S; /* once per period at most */
+		}
+	pthread_mutex_unlock(&conns.lock);
+}
+
+/* Paths are matched as sent: "/metrics%00x" must not become "/metrics". */
+static size_t no_unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+	(void)cls, (void)conn;
+	return strlen(s);
+}
+
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
@@ -678,13 +768,18 @@ int serve_main(int argc, char **argv)
 
 	refresh(l, &o, &facts, o.textfile ? &tf : NULL);
 	if (lfd >= 0) {
+		for (int i = 0; i < MAX_CONNECTIONS; i++)
+			conns.c[i].fd = -1;
 		d = MHD_start_daemon(
 			MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request,
 			NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_LISTEN_SOCKET,
 			lfd, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
 			MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
 			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
-			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY, MHD_OPTION_END);
+			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+			MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+			MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+			MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL, MHD_OPTION_END);
 		if (!d) {
 			fprintf(stderr, "kvmwalk serve: cannot start the HTTP server\n");
 			goto cleanup;
@@ -699,6 +794,8 @@ int serve_main(int argc, char **argv)
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
+		if (d)
+			conns_expire();
 		if (now_s(CLOCK_MONOTONIC) < next)
 			continue;
 		next += o.interval;
