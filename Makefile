@@ -176,8 +176,8 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 # kvmwalk-bench: its own BPF object and skeleton (bpf/bench.bpf.c includes bpf/kw.bpf.h, so the
 # benchmark always times the current probe bodies). scripts/bench installs bpftrace and mounts
 # tracefs when needed, then runs it; BENCH_ARGS are passed on (e.g. BENCH_ARGS="-r 21 --cpu 1").
-BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/table.c user/bench/userspace.c \
-	user/stats.c user/hist.c user/record.c user/report.c user/prom.c
+BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/empty.c user/bench/table.c \
+	user/bench/userspace.c user/stats.c user/hist.c user/record.c user/report.c user/prom.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o
@@ -185,7 +185,7 @@ $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name bench_bpf > $@
 
 $(BENCH_OBJS): $(wildcard user/bench/*.h)
-$(OUT)/bench/probes.o: $(OUT)/bench.skel.h
+$(OUT)/bench/probes.o $(OUT)/bench/empty.o: $(OUT)/bench.skel.h
 
 $(OUT)/kvmwalk-bench: $(BENCH_OBJS)
 	$(call msg,LINK,$@)

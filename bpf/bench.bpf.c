@@ -130,3 +130,25 @@ EXIT int acct_exit(void *ctx)
 	kw_trig_add(bench_probe, NULL, id, ns);
 	return 0;
 }
+
+/*
+ * Empty fentry/fexit programs for `kvmwalk-bench empty` (issue 6 part 2): what running any
+ * program on a kernel function costs, to set kvmwalk's real probes on the same functions
+ * against. user/bench/empty.c sets each slot's target before load
+ * (bpf_program__set_attach_target()) and loads only the slots it uses; the probe table never
+ * loads them.
+ */
+#define EMPTY_SLOT(n)                                                                              \
+	SEC("fentry") int empty_fe##n(void *ctx)                                                   \
+	{                                                                                          \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("fexit") int empty_fx##n(void *ctx)                                                    \
+	{                                                                                          \
+		return 0;                                                                          \
+	}
+
+EMPTY_SLOT(0)
+EMPTY_SLOT(1)
+EMPTY_SLOT(2)
+EMPTY_SLOT(3)

@@ -71,13 +71,16 @@ struct common {
 	int ncmd;
 };
 
-static double parse_secs(const char *arg, struct argp_state *state, const char *what)
+/* Seconds in [min, max]: "inf", "nan" and 1e999 would make a recording that never ends. */
+static double parse_secs(const char *arg, struct argp_state *state, const char *what, double min,
+			 double max)
 {
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (*end || v <= 0)
-		argp_error(state, "%s must be a positive number of seconds, not '%s'", what, arg);
+	if (*end || end == arg || !(v >= min && v <= max))
+		argp_error(state, "%s must be a number of seconds from %g to %.0f, not '%s'", what,
+			   min, max, arg);
 	return v;
 }
 
@@ -92,11 +95,17 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
 		c->lo.attach = arg;
 		break;
-	case 'p':
-		c->lo.pid = strtoul(arg, &end, 10);
-		if (*end || !c->lo.pid)
-			argp_error(state, "--pid takes a process id, not '%s'", arg);
+	case 'p': {
+		/* PID_MAX_LIMIT is 4194304; strtoul would take "-1" and wrap 2^32 + 1 to 1 */
+		unsigned long long pid;
+
+		errno = 0;
+		pid = strtoull(arg, &end, 10);
+		if (*end || errno || !pid || pid > 4194304 || arg[0] == '-')
+			argp_error(state, "--pid takes a process id (1 to 4194304), not '%s'", arg);
+		c->lo.pid = pid;
 		break;
+	}
 	case OPT_NO_VISITS:
 		c->lo.visits = false;
 		break;
@@ -123,11 +132,11 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		c->out = arg;
 		break;
 	case 'd':
-		c->duration = parse_secs(arg, state, "--duration");
+		c->duration = parse_secs(arg, state, "--duration", 0.001, 31 * 86400);
 		break;
 	case 'i':
 	case OPT_INTERVAL:
-		c->interval = parse_secs(arg, state, "--interval");
+		c->interval = parse_secs(arg, state, "--interval", 0.01, 86400);
 		break;
 	case OPT_ONCE:
 		c->once = true;
@@ -392,7 +401,9 @@ static const struct argp report_argp = {
 	"callback, "
 	"visits by level and outcome, flushes per unmap and empty flushes, calls per trigger, and "
 	"the probes' own cost. Text fits 80 columns.\n\n"
-	"USAGE: kvmwalk report FILE [--json]"
+	"USAGE: kvmwalk report FILE [--json]\n\n"
+	"Exit status: 0; 1 the file cannot be read, or an error; 2 usage; 8 a truncated or corrupt "
+	"recording; 9 a recording of another schema version (as kvmwalk compare)."
 	"\vExamples:\n  kvmwalk report split.json\n  kvmwalk report split.json --json | jq .visits"
 };
 
@@ -404,9 +415,13 @@ static int cmd_report(int argc, char **argv)
 	int ret;
 
 	argp_parse(&report_argp, argc, argv, 0, NULL, &c);
-	if (kw_recording_load(&r, c.out, err, sizeof(err))) {
+	ret = kw_recording_load(&r, c.out, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "kvmwalk: cannot read recording %s: %s\n", c.out, err);
-		return KW_EXIT_ERROR;
+		/* compare's codes for a damaged file (8) and another schema (9); unreadable: 1 */
+		return ret == -EPROTO	? KW_CMP_EXIT_SCHEMA
+		       : ret == -EINVAL ? KW_CMP_EXIT_CORRUPT
+					: KW_EXIT_ERROR;
 	}
 	ret = c.json ? kw_report_json(stdout, &r) : kw_report_text(stdout, &r, c.out);
 	kw_recording_free(&r);

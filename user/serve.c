@@ -116,13 +116,25 @@ static double parse_secs(const char *arg, struct argp_state *state)
 	return v;
 }
 
+static int listen_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len);
+static int resolve_user(const char *name, uid_t *uid, gid_t *gid);
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct serve_opts *o = state->input;
+	struct sockaddr_storage ss;
+	unsigned long long pid;
+	socklen_t len;
+	uid_t uid;
+	gid_t gid;
 	char *end;
 
 	switch (key) {
 	case OPT_LISTEN:
+		if (listen_addr(arg, &ss, &len))
+			argp_error(state,
+				   "--listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), not '%s'",
+				   arg);
 		o->listen = arg;
 		o->listen_given = true;
 		break;
@@ -142,12 +154,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->per_vm = true;
 		break;
 	case OPT_USER:
+		/* a wrong name is a usage error, found before anything is loaded */
+		if (resolve_user(arg, &uid, &gid))
+			exit(KW_EXIT_USAGE); /* resolve_user said why */
 		o->user = arg;
 		break;
 	case 'p':
-		o->lo.pid = strtoul(arg, &end, 10);
-		if (*end || !o->lo.pid)
-			argp_error(state, "--pid takes a process id, not '%s'", arg);
+		/* PID_MAX_LIMIT is 4194304 */
+		errno = 0;
+		pid = strtoull(arg, &end, 10);
+		if (*end || errno || !pid || pid > 4194304 || arg[0] == '-')
+			argp_error(state, "--pid takes a process id (1 to 4194304), not '%s'", arg);
+		o->lo.pid = pid;
 		break;
 	case OPT_NO_VISITS:
 		o->lo.visits = false;
@@ -377,36 +395,51 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
  * "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (every IPv4 address); numeric only (inet_pton, not
  * getaddrinfo: no NSS in a static binary). Returns a listening fd or -errno.
  */
-static int listen_on(const char *spec)
+static int listen_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len)
 {
-	struct sockaddr_storage ss = {};
-	struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
 	const char *colon = strrchr(spec, ':');
 	char host[64], *end;
 	unsigned long port;
-	socklen_t len;
-	int fd, one = 1, err;
 
+	memset(ss, 0, sizeof(*ss));
 	if (!colon || (size_t)(colon - spec) >= sizeof(host))
-		goto bad;
+		return -EINVAL;
+	errno = 0;
 	port = strtoul(colon + 1, &end, 10);
-	if (!colon[1] || *end || !port || port > 65535)
-		goto bad;
+	if (!colon[1] || *end || errno || !port || port > 65535 || colon[1] == '-')
+		return -EINVAL;
 	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
 	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
 		host[strlen(host) - 1] = '\0';
 		if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) != 1)
-			goto bad;
+			return -EINVAL;
 		in6->sin6_family = AF_INET6;
 		in6->sin6_port = htons(port);
-		len = sizeof(*in6);
+		*len = sizeof(*in6);
 	} else {
 		if (host[0] && inet_pton(AF_INET, host, &in4->sin_addr) != 1)
-			goto bad;
+			return -EINVAL;
 		in4->sin_family = AF_INET;
 		in4->sin_port = htons(port);
-		len = sizeof(*in4);
+		*len = sizeof(*in4);
+	}
+	return 0;
+}
+
+static int listen_on(const char *spec)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, one = 1, err;
+
+	if (listen_addr(spec, &ss, &len)) {
+		fprintf(stderr,
+			"kvmwalk serve: --listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), "
+			"not '%s'\n",
+			spec);
+		return -EINVAL;
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
@@ -418,12 +451,6 @@ static int listen_on(const char *spec)
 		return err;
 	}
 	return fd;
-bad:
-	fprintf(stderr,
-		"kvmwalk serve: --listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), not "
-		"'%s'\n",
-		spec);
-	return -EINVAL;
 }
 
 /* ---- textfile -------------------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "empty.h"
 #include "probes.h"
 #include "userspace.h"
 
@@ -14,7 +15,8 @@ const char *argp_program_version = "kvmwalk-bench 0.1";
 static const char doc[] =
 	"kvmwalk-bench -- what kvmwalk's probe bodies cost\n\n"
 	"USAGE: kvmwalk-bench [probes] [OPTIONS]\n"
-	"       kvmwalk-bench user [--cpus LIST] [--rows LIST] [--reps N]\n\n"
+	"       kvmwalk-bench user [--cpus LIST] [--rows LIST] [--reps N]\n"
+	"       kvmwalk-bench empty --func FUNC [--func FUNC ...] -- CMD [ARG ...]\n\n"
 	"probes (the default):\n"
 	"Attaches program pairs to syscalls:sys_enter_getppid / sys_exit_getppid, one pair at a "
 	"time, alternating over rounds, and runs getppid() in a tight loop under each:\n"
@@ -32,14 +34,20 @@ static const char doc[] =
 	"its parse, the text report, the Prometheus scrape), as the per-CPU map width (--cpus) and "
 	"the keyed rows (walker callbacks and trigger rows, --rows) grow. Synthetic contents; the "
 	"map read is simulated (copy + the loader's merge), the lookup syscalls are timed once on "
-	"real maps at this machine's width."
+	"real maps at this machine's width.\n\n"
+	"empty: attaches an empty fentry and an empty fexit program to each FUNC (at most 4), "
+	"runs CMD with BPF run-time statistics on and prints, per program, `FUNC fentry|fexit "
+	"RUNS RUN_TIME_NS NS_PER_RUN` (or `FUNC unavailable REASON`): the floor that kvmwalk's "
+	"probes on the same functions are set against (the probe-cost vmtest case). Exits with "
+	"CMD's status."
 	"\v"
 	"EXAMPLES:\n"
 	"  kvmwalk-bench                      all variants, 11 rounds of 200000 calls\n"
 	"  kvmwalk-bench -r 21 -n 500000 --cpu 1\n"
 	"  kvmwalk-bench --variants abc --no-bpftrace\n"
 	"  kvmwalk-bench --raw                also print every round's values\n"
-	"  kvmwalk-bench user --cpus 2,64,512 --rows 16,1024\n";
+	"  kvmwalk-bench user --cpus 2,64,512 --rows 16,1024\n"
+	"  kvmwalk-bench empty --func kvm_pgtable_walk -- kvmwalk-load --scenario=split\n";
 
 enum {
 	OPT_CPU = 1000,
@@ -51,6 +59,7 @@ enum {
 	OPT_CPUS,
 	OPT_ROWS,
 	OPT_REPS,
+	OPT_FUNC,
 };
 
 static const struct argp_option options[] = {
@@ -60,12 +69,13 @@ static const struct argp_option options[] = {
 	{ "variants", OPT_VARIANTS, "KEYS", 0, "Only these variants, e.g. abcd (default: all)", 0 },
 	{ "bpftrace", OPT_BPFTRACE, "PATH", 0, "bpftrace binary (default: bpftrace in PATH)", 0 },
 	{ "no-bpftrace", OPT_NO_BPFTRACE, NULL, 0, "Leave out the bpftrace pair (d)", 0 },
-	{ "probe", OPT_PROBE, "IDX", 0, "kvmwalk probe index the c/t/h/e pairs update (default 8)", 0 },
+	{ "probe", OPT_PROBE, "IDX", 0, "kvmwalk probe index the c/t/h pairs update (default 8)", 0 },
 	{ "raw", OPT_RAW, NULL, 0, "Also print each round's values", 0 },
 	{ "verbose", 'v', NULL, 0, "Progress on stderr", 0 },
 	{ "cpus", OPT_CPUS, "LIST", 0, "user: per-CPU widths (default 2,16,64,256,1024)", 0 },
 	{ "rows", OPT_ROWS, "LIST", 0, "user: keyed rows (default 16,256,1024)", 0 },
 	{ "reps", OPT_REPS, "N", 0, "user: repetitions per configuration (default 7)", 0 },
+	{ "func", OPT_FUNC, "FUNC", 0, "empty: a kernel function to attach to (repeatable, up to 4)", 0 },
 	{},
 };
 
@@ -79,7 +89,8 @@ static struct bench_probe_opts opts = {
 
 #define MAX_LIST 16
 
-static bool user_mode;
+static bool user_mode, empty_mode;
+static struct bench_empty_opts eopts;
 static int cpus[MAX_LIST] = { 2, 16, 64, 256, 1024 }, rows[MAX_LIST] = { 16, 256, 1024 };
 static struct bench_user_opts uopts = {
 	.ncpus = cpus, .ncpus_n = 5, .rows = rows, .rows_n = 3, .reps = 7,
@@ -124,8 +135,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		opts.cpu = num_arg(state, arg, 0, 4095);
 		break;
 	case OPT_VARIANTS:
-		if (strspn(arg, "abcdeth") != strlen(arg) || !*arg)
-			argp_error(state, "--variants takes letters of abcdeth");
+		if (strspn(arg, "abcdth") != strlen(arg) || !*arg)
+			argp_error(state, "--variants takes letters of abcdth");
 		opts.variants = arg;
 		break;
 	case OPT_BPFTRACE:
@@ -152,11 +163,29 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REPS:
 		uopts.reps = num_arg(state, arg, 1, BENCH_MAX_ROUNDS);
 		break;
+	case OPT_FUNC:
+		if (eopts.nfuncs == BENCH_EMPTY_SLOTS)
+			argp_error(state, "at most %d --func", BENCH_EMPTY_SLOTS);
+		eopts.funcs[eopts.nfuncs++] = arg;
+		break;
 	case ARGP_KEY_ARG:
-		if (state->arg_num == 0 && !strcmp(arg, "user"))
+		if (state->arg_num == 0 && !strcmp(arg, "user")) {
 			user_mode = true;
-		else if (state->arg_num != 0 || strcmp(arg, "probes"))
+		} else if (state->arg_num == 0 && !strcmp(arg, "empty")) {
+			empty_mode = true;
+		} else if (empty_mode) {
+			/* the command and its arguments: everything from here on */
+			eopts.argv = &state->argv[state->next - 1];
+			state->next = state->argc;
+		} else if (state->arg_num != 0 || strcmp(arg, "probes")) {
 			argp_usage(state);
+		}
+		break;
+	case ARGP_KEY_END:
+		if (empty_mode && (!eopts.nfuncs || !eopts.argv))
+			argp_error(state, "empty needs --func FUNC and -- CMD");
+		if (!empty_mode && eopts.nfuncs)
+			argp_error(state, "--func is an option of empty");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -174,5 +203,9 @@ int main(int argc, char **argv)
 		return 1;
 	if (user_mode)
 		return bench_user(&uopts) ? 1 : 0;
+	if (empty_mode) {
+		err = bench_empty(&eopts);
+		return err < 0 ? 1 : err;
+	}
 	return bench_probes(&opts) ? 1 : 0;
 }

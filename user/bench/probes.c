@@ -29,6 +29,7 @@
 
 #include "bench.h"
 #include "probes.h"
+#include "empty.h"
 #include "bench.skel.h"
 
 #define BPFTRACE_PROG                                                                              \
@@ -381,6 +382,7 @@ int bench_probes(const struct bench_probe_opts *o)
 		goto cleanup;
 	}
 	skel->rodata->bench_probe = o->probe;
+	bench_empty_slots_off(skel);
 	err = bench_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "bench: load BPF object: %s\n", strerror(-err));
