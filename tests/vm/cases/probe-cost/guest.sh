@@ -2,8 +2,9 @@
 # Issue 6 part 2: the same workload (an eager split, then 256 unmaps of empty 1 GiB ranges)
 # under kvmwalk record and under empty fentry/fexit programs on the functions kvmwalk times,
 # alternating in this one boot (odd runs kvmwalk first, even runs empty first). check sets each
-# probe's BPF ns per call against the empty programs' on the same function.
-RUNS=${KW_PROBE_COST_RUNS:-3}
+# probe's BPF ns per call against the empty programs' on the same function. More runs:
+# scripts/vmtest --case probe-cost --arch arm64 --kernel 7.3 --mode vhe --env PROBE_COST_RUNS=9
+RUNS=${PROBE_COST_RUNS:-5}
 FUNCS="kvm_pgtable_walk stage2_split_walker kvm_tlb_flush_vmid_range __kvm_tlb_flush_vmid_range"
 cat >work.sh <<'EOT'
 kvmwalk-load --scenario=split --vcpus=2 --mem=8M --iterations=2 --backing=thp \
