@@ -642,6 +642,31 @@ static int check_privileges(void)
 	return -EPERM;
 }
 
+/*
+ * Test knob, not a feature: KVMWALK_TEST_MAX_TRIGS / KVMWALK_TEST_MAX_CBS=N shrink the bounded
+ * hash maps (triggers, walk callbacks) so that a test can fill them on purpose and see the
+ * drops counted (tests/vm/cases/kw-map-full). Said on stderr whenever it is used.
+ */
+static void test_map_size(struct bpf_map *m, const char *env, bool say)
+{
+	const char *v = getenv(env);
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return;
+	n = strtoul(v, &end, 10);
+	if (*end || !n || n > bpf_map__max_entries(m) || bpf_map__set_max_entries(m, n)) {
+		if (say)
+			fprintf(stderr, "kvmwalk: test knob %s=%s ignored (1..%u)\n", env, v,
+				bpf_map__max_entries(m));
+		return;
+	}
+	if (say)
+		fprintf(stderr, "kvmwalk: test knob %s: %s holds %lu entries\n", env,
+			bpf_map__name(m), n);
+}
+
 struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 {
 	struct loader *l = calloc(1, sizeof(*l));
@@ -722,6 +747,9 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 			goto fail;
 		}
 		l->skel->rodata->kw_target_pid = opts->pid;
+		/* on every try: each opens the object afresh */
+		test_map_size(l->skel->maps.kw_triggers, "KVMWALK_TEST_MAX_TRIGS", tries == 0);
+		test_map_size(l->skel->maps.kw_walk_cbs, "KVMWALK_TEST_MAX_CBS", tries == 0);
 		if (tries == 0)
 			plan_probes(l, kvm_mode);
 #if defined(__aarch64__)
