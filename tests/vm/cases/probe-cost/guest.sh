@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Issue 6 part 2: the same workload (an eager split, then 256 unmaps of empty 1 GiB ranges)
+# Issue 6 part 2: the same workload (an eager split, then unmaps of a sparse 256 GiB slot)
 # under kvmwalk record and under empty fentry/fexit programs on the functions kvmwalk times,
 # alternating in this one boot (odd runs kvmwalk first, even runs empty first). check sets each
 # probe's BPF ns per call against the empty programs' on the same function. More runs:
