@@ -223,3 +223,20 @@ SOAK_SECS ?= 1800
 .PHONY: soak
 soak: setup
 	$(Q)scripts/vmtest --case soak --arch arm64 --kernel 7.3 --mode vhe --env SOAK_SECS=$(SOAK_SECS) $(VMTEST_ARGS)
+
+# --- kvmwalk serve against the real server on loopback (root: it loads BPF programs; skipped
+# otherwise): privileges, exposition, textfile (test-serve); malformed and oversized requests, a
+# slow client, connection floods while a well-behaved client scrapes (test-serve-abuse). Part of
+# promcheck, so of make test.
+.PHONY: servecheck
+servecheck: setup
+	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk
+	$(Q)mkdir -p $(HOSTOUT)
+	$(Q)if [ "$$(id -u)" != 0 ]; then echo "servecheck: skipped (needs root)"; else \
+		for t in test-serve test-serve-abuse; do \
+			tests/prom/$$t build/$(HOST_ARCH)/kvmwalk > $(HOSTOUT)/$$t.log 2>&1; rc=$$?; \
+			tail -n 1 $(HOSTOUT)/$$t.log; \
+			[ $$rc = 0 ] || { grep FAIL $(HOSTOUT)/$$t.log; exit 1; }; \
+		done; \
+	fi
+promcheck: servecheck
