@@ -5,7 +5,7 @@
 # one-GiB unmap calls that clear nothing): runN.json / loadN.json / runN.rc as in ab-split.
 # Then RUNS runs of --scenario invalidate (madvise of touched memory: unmaps that do clear
 # leaves, whose range flushes the series must keep): clearN.json, clear-loadN.json, clearN.rc.
-RUNS=5
+RUNS=${AB_RUNS:-5}
 fail=0
 i=1
 while [ $i -le $RUNS ]; do

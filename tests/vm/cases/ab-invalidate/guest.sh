@@ -3,7 +3,7 @@
 # kvmwalk-load --scenario invalidate with --pattern same (the same 2 MiB range every iteration)
 # and RUNS with --pattern sweep (a different range every iteration): sameN.json / sweepN.json,
 # with loadN files and .rc as in ab-split.
-RUNS=5
+RUNS=${AB_RUNS:-5}
 fail=0
 for pattern in same sweep; do
 	i=1

@@ -3,7 +3,7 @@
 # kvmwalk-load --scenario split with THP and a 2 MiB eager-split chunk. Each run's recording is
 # runN.json, the workload's own report loadN.json; runN.rc is kvmwalk-load's exit status (0 only
 # when every count it can check, dirty pages included, came out as the workload made certain).
-RUNS=5
+RUNS=${AB_RUNS:-5}
 fail=0
 i=1
 while [ $i -le $RUNS ]; do
