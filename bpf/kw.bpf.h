@@ -89,7 +89,7 @@ struct kw_task {
 	__u32 ioctl_depth;
 	__u32 notifier_depth;
 	__u32 fault_depth;
-	__u32 last_op;	     /* enum kw_encl + 1 of the last stage-2 op this task finished, 0 none */
+	__u32 last_op;	     /* enum kw_encl + 1 of the last stage-2 op finished, 0: none */
 	__u32 unmap_cleared; /* valid leaves cleared by the unmap call in flight */
 	__u32 unmap_flushes;
 	__u64 unmap_flush_ns;
