@@ -136,6 +136,114 @@ static bool in_list(const char *list, const char *s, bool first_word)
 	return false;
 }
 
+/* The metrics probe_rows() makes, but the per-level and per-return-code ones. */
+static const char *const fixed_metrics[] = {
+	"calls/run",	      "median",		    "p90",		"p99",
+	"mean",		      "blocks split/run",   "visits/block split", "no-op visits/block",
+	"cleared/unmap",      "flushes/unmap",	    "empty unmaps/run",	"empty flushes/run",
+	"gfns/zap",	      "zapped/zap",
+};
+
+/* A counter that is a row of its own (kw_compare_build()), not one of its probe's. */
+static bool counter_row(int i)
+{
+	return kw_counter_names[i] && !(i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) &&
+	       i < KW_C_PF_RET;
+}
+
+/* word (n bytes) is metric m, or m's first word */
+static bool names_metric(const char *w, size_t n, const char *m)
+{
+	return (n == strlen(m) || n == strcspn(m, " /")) && !strncmp(w, m, n);
+}
+
+static bool metric_known(const char *w, size_t n)
+{
+	char m[32];
+
+	if (names_metric(w, n, "p50"))
+		return true;
+	for (size_t i = 0; i < sizeof(fixed_metrics) / sizeof(*fixed_metrics); i++)
+		if (names_metric(w, n, fixed_metrics[i]))
+			return true;
+	for (int l = 0; l < KW_NR_LEVELS; l++) {
+		snprintf(m, sizeof(m), "L%d visits/walk", l - 1);
+		if (names_metric(w, n, m))
+			return true;
+	}
+	/* fast_page_fault's return codes: named by the recording's BTF, else "ret N/run" */
+	if ((n > 7 && !strncmp(w, "RET_PF_", 7)) || names_metric(w, n, "ret"))
+		return true;
+	if (n > 4 && !strncmp(w, "ret ", 4))
+		return true;
+	for (int i = 0; i < KW_NR_COUNTERS; i++)
+		if (counter_row(i) && names_metric(w, n, kw_counter_names[i]))
+			return true;
+	return false;
+}
+
+static bool function_known(const char *w, size_t n)
+{
+	if (n == strlen("counters") && !strncmp(w, "counters", n))
+		return true;
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		if (n == strlen(kw_probe_descs[p].name) && !strncmp(w, kw_probe_descs[p].name, n))
+			return true;
+	return false;
+}
+
+static void append(char *buf, size_t len, const char *s)
+{
+	size_t k = strlen(buf);
+
+	if (k < len)
+		snprintf(buf + k, len - k, "%s%s", k ? ", " : "", s);
+}
+
+int kw_compare_check_names(const char *functions, const char *metrics, char *err, size_t errlen)
+{
+	const char *lists[2] = { functions, metrics };
+
+	for (int which = 0; which < 2; which++) {
+		const char *p = lists[which];
+
+		while (p && *p) {
+			size_t k = strcspn(p, ",");
+			char names[2048] = "";
+
+			if (k && !(which ? metric_known(p, k) : function_known(p, k))) {
+				if (which) {
+					for (size_t i = 0; i < sizeof(fixed_metrics) /
+								       sizeof(*fixed_metrics);
+					     i++) {
+						char w[32];
+
+						snprintf(w, sizeof(w), "%.*s",
+							 (int)strcspn(fixed_metrics[i], " /"),
+							 fixed_metrics[i]);
+						if (!strstr(names, w))
+							append(names, sizeof(names), w);
+					}
+					append(names, sizeof(names), "p50, L-1 to L3, RET_PF_*, ret");
+					for (int i = 0; i < KW_NR_COUNTERS; i++)
+						if (counter_row(i))
+							append(names, sizeof(names),
+							       kw_counter_names[i]);
+				} else {
+					for (int i = 0; i < KW_NR_PROBES; i++)
+						append(names, sizeof(names), kw_probe_descs[i].name);
+					append(names, sizeof(names), "counters");
+				}
+				snprintf(err, errlen, "unknown %s '%.*s' (valid: %s)",
+					 which ? "--metric" : "--function", (int)k, p, names);
+				return -EINVAL;
+			}
+			p += k + !!p[k];
+		}
+	}
+	return 0;
+}
+
 /* Fills the per-run values; false if every one is 0. */
 static bool values(struct builder *b, run_fn fn, int arg)
 {

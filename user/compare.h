@@ -139,6 +139,13 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out,
 		    const char *arch_of, const char *arch_path, char *err, size_t errlen);
 
+/*
+ * Checks the names of --function (probe names, "counters") and --metric (as add_row matches
+ * them: a metric or its first word). 0, or -EINVAL with a one-line message naming the unknown
+ * one and the valid names in err.
+ */
+int kw_compare_check_names(const char *functions, const char *metrics, char *err, size_t errlen);
+
 /* The whole subcommand: its own argp parser; argv[0] is "kvmwalk compare". Returns an exit code. */
 int compare_main(int argc, char **argv);
 

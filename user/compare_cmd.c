@@ -118,6 +118,12 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no base recording before --");
 		if (!a->n[1])
 			argp_error(state, "no new recording after --");
+		{
+			char msg[3072];
+
+			if (kw_compare_check_names(a->o.functions, a->o.metrics, msg, sizeof(msg)))
+				argp_error(state, "%s", msg);
+		}
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

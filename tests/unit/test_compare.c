@@ -322,8 +322,34 @@ static void test_compare_errors(void)
 			  "a recording of x86, but " FIX "split-6.12/run1.json is of arm64");
 }
 
+/* --function and --metric name what exists: a typo is a usage error, not an empty report */
+static void test_compare_names(void)
+{
+	char err[3072];
+
+	ASSERT_EQ(kw_compare_check_names(NULL, NULL, err, sizeof(err)), 0, "no lists");
+	ASSERT_EQ(kw_compare_check_names("kvm_pgtable_walk,counters",
+					 "calls,p50,median,p99,L-1,L0 visits/walk,RET_PF_FIXED,"
+					 "ret 7/run,trigger_map_full,cleared",
+					 err, sizeof(err)),
+		  0, "valid names");
+	ASSERT_EQ(kw_compare_check_names(NULL, "p50,nonsense", err, sizeof(err)), -EINVAL,
+		  "unknown metric");
+	ASSERT_TRUE(strstr(err, "unknown --metric 'nonsense'") && strstr(err, "p99"), err);
+	ASSERT_FALSE(strchr(err, '\n'), "one line");
+	ASSERT_EQ(kw_compare_check_names("fast_page_faults", NULL, err, sizeof(err)), -EINVAL,
+		  "unknown function");
+	ASSERT_TRUE(strstr(err, "unknown --function 'fast_page_faults'") &&
+			    strstr(err, "fast_page_fault,"),
+		    err);
+	/* a counter that is a row of its probe is not a metric of its own */
+	ASSERT_EQ(kw_compare_check_names(NULL, "unmap_calls", err, sizeof(err)), -EINVAL,
+		  "unmap_calls");
+}
+
 static void compare_recordings(void)
 {
+	test_compare_names();
 	test_compare_split();
 	test_compare_empty_unmap();
 	test_compare_x86();

@@ -39,6 +39,8 @@ try serve-buckets kvmwalk serve --buckets decimal
 try compare-level kvmwalk compare --level 1.5 a -- b
 try compare-method kvmwalk compare --method guess a -- b
 try compare-format kvmwalk compare --format pdf a -- b
+try compare-metric kvmwalk compare --metric nonsense a -- b
+try compare-function kvmwalk compare --function nope a -- b
 try compare-oneside kvmwalk compare a.json
 try report-two kvmwalk report a.json b.json
 try report-none kvmwalk report
