@@ -226,14 +226,15 @@ soak: setup
 
 # --- kvmwalk serve against the real server on loopback (root: it loads BPF programs; skipped
 # otherwise): privileges, exposition, textfile (test-serve); malformed and oversized requests, a
-# slow client, connection floods while a well-behaved client scrapes (test-serve-abuse). Part of
-# promcheck, so of make test.
+# slow client, connection floods while a well-behaved client scrapes (test-serve-abuse); a real
+# Prometheus server scraping it while kvmwalk-load makes KVM ioctls, its HTTP API's trigger counts
+# equal to the load's --json (test-prometheus, ~15 s). Part of promcheck, so of make test.
 .PHONY: servecheck
 servecheck: setup
-	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk
+	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk build/$(HOST_ARCH)/kvmwalk-load
 	$(Q)mkdir -p $(HOSTOUT)
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "servecheck: skipped (needs root)"; else \
-		for t in test-serve test-serve-abuse; do \
+		for t in test-serve test-serve-abuse test-prometheus; do \
 			tests/prom/$$t build/$(HOST_ARCH)/kvmwalk > $(HOSTOUT)/$$t.log 2>&1; rc=$$?; \
 			tail -n 1 $(HOSTOUT)/$$t.log; \
 			[ $$rc = 0 ] || { grep FAIL $(HOSTOUT)/$$t.log; exit 1; }; \
