@@ -513,8 +513,9 @@ int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool js
 				kw_probe_descs[i].what);
 			if (strcmp(p->func, kw_probe_descs[i].name) && p->func[0])
 				fprintf(f, "%-40s %-11s on %s\n", "", "", p->func);
+			/* in the DETAIL column (53), wrapped at words within 80 columns */
 			if (p->reason[0])
-				fprintf(f, "%-40s %-11s %.80s\n", "", "", p->reason);
+				wrap_at(f, 40 + 1 + 11 + 1, p->reason);
 		}
 		return ferror(f) ? -EIO : 0;
 	}
