@@ -134,6 +134,12 @@ vmtest-quick: setup
 vmtest: setup
 	$(Q)scripts/vmtest --suite full $(VMTEST_ARGS)
 
+# A/B of the bundled kernel series (patches/): builds kernels, so not part of `make test`.
+# Reports in docs/ab/. AB_ARGS, e.g. AB_ARGS='--change split --runs 8 --boots 2'.
+.PHONY: ab
+ab: setup
+	$(Q)scripts/ab $(AB_ARGS)
+
 # The BPF programs of both arches are read-only observers (README, "Safety").
 safety: setup
 	$(Q)$(MAKE) -s ARCH=x86 build/x86/kvmwalk.bpf.o
