@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,12 @@ struct loader {
 	struct btf *vmlinux_btf; /* cached for the attach tests */
 	struct btf *mod_btf;
 	char mod_name[32];
+	/*
+	 * Trigger rows of exited processes, folded by (probe, trigger, cmd) with pid 0 and deleted
+	 * from kw_triggers (see fold_exited()). Only grows, so the rows stay monotonic.
+	 */
+	struct kw_trig *exited;
+	size_t nexited;
 };
 
 static struct loader *cur_loader; /* for the libbpf print callback */
@@ -880,6 +887,7 @@ void loader__destroy(struct loader *l)
 		}
 	}
 	ksyms_free(&l->ksyms);
+	free(l->exited);
 	free(l->traceable);
 	btf__free(l->mod_btf);
 	btf__free(l->vmlinux_btf);
@@ -903,6 +911,101 @@ static int ncpus(void)
 static int read_percpu(struct bpf_map *map, const void *key, void *buf)
 {
 	return bpf_map_lookup_elem(bpf_map__fd(map), key, buf) ? -errno : 0;
+}
+
+/*
+ * kw_triggers is keyed by the VMM's pid (its tgid) and BPF never removes a row, so without help
+ * a long `serve` or `record` fills its KW_MAX_TRIGS rows after some 50 short-lived VMM processes
+ * and from then on every call is counted as trigger_map_full. So each collection moves the rows
+ * of processes that no longer exist into l->exited: their calls and ns, summed over the CPUs,
+ * are added to the row of the same (probe, trigger, cmd) with pid 0 there, and the map row is
+ * deleted. A dead process cannot make new events, so no call is lost, and the folded rows only
+ * grow, so the totals of a recording stay exact and Prometheus' counters monotonic.
+ *
+ * Dead means kill(pid, 0) fails with ESRCH (a zombie not yet reaped still counts as alive).
+ * The corners: if the pid is reused before a collection sees it dead, the old process's
+ * calls stay merged into the new process's row (attribution, not a count, is blurred); a
+ * process with the pid that appears between the check and the delete would have its first
+ * calls folded too (bpf_map_lookup_and_delete_elem makes reading and deleting one step, so
+ * nothing is counted twice or dropped). Pids are those of the initial pid namespace: run in
+ * another one, kvmwalk sees every VMM as exited and folds all rows each time (counts still
+ * exact, the per-VM breakdown gone). pid 0 is also the idle task's: its rows merge with these.
+ */
+static bool pid_exited(__u32 pid)
+{
+	return pid && kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+static int exited_add(struct loader *l, const struct kw_trig *t)
+{
+	struct kw_trig *n;
+
+	for (size_t i = 0; i < l->nexited; i++) {
+		struct kw_trig *e = &l->exited[i];
+
+		if (e->probe == t->probe && e->trigger == t->trigger && e->cmd == t->cmd) {
+			e->calls += t->calls;
+			e->ns += t->ns;
+			return 0;
+		}
+	}
+	n = realloc(l->exited, (l->nexited + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	l->exited = n;
+	n[l->nexited] = *t;
+	n[l->nexited].pid = 0;
+	l->nexited++;
+	return 0;
+}
+
+/* Moves the rows of exited processes from kw_triggers into l->exited; buf holds ncpus values. */
+static int fold_exited(struct loader *l, void *buf, int ncpus)
+{
+	int fd = bpf_map__fd(l->skel->maps.kw_triggers), err = 0;
+	struct kw_trig_key k, *prev = NULL, *dead = NULL;
+	size_t ndead = 0;
+
+	/* first the keys (deleting while walking would restart the walk), then each one */
+	while (!bpf_map_get_next_key(fd, prev, &k)) {
+		prev = &k;
+		if (!pid_exited(k.pid))
+			continue;
+		struct kw_trig_key *d = realloc(dead, (ndead + 1) * sizeof(*d));
+
+		if (!d) {
+			err = -ENOMEM;
+			goto out;
+		}
+		dead = d;
+		dead[ndead++] = k;
+	}
+	for (size_t i = 0; i < ndead; i++) {
+		struct kw_trig_val *v = buf;
+		struct kw_trig t = {};
+
+		if (bpf_map_lookup_and_delete_elem(fd, &dead[i], buf)) {
+			if (errno == ENOENT)
+				continue;
+			/* a kernel without lookup-and-delete for per-CPU hashes: two steps */
+			if (bpf_map_lookup_elem(fd, &dead[i], buf))
+				continue;
+			if (bpf_map_delete_elem(fd, &dead[i]))
+				continue; /* still in the map: read again next time */
+		}
+		t.probe = dead[i].probe < KW_NR_PROBES ? (int)dead[i].probe : 0;
+		t.trigger = dead[i].trigger < KW_NR_TRIGGERS ? (int)dead[i].trigger : 0;
+		t.cmd = dead[i].cmd;
+		for (int c = 0; c < ncpus; c++) {
+			t.calls += v[c].calls;
+			t.ns += v[c].ns;
+		}
+		if ((err = exited_add(l, &t)))
+			goto out;
+	}
+out:
+	free(dead);
+	return err;
 }
 
 static void pf_names(struct loader *l, struct kw_recording *r)
@@ -1055,9 +1158,15 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		if ((err = kw_recording_add_cb(r, &cb)))
 			goto cleanup;
 	}
+	if ((err = fold_exited(l, buf, n)))
+		goto cleanup;
+	for (size_t i = 0; i < l->nexited; i++)
+		if ((err = kw_recording_add_trig(r, &l->exited[i])))
+			goto cleanup;
 	while (!bpf_map_get_next_key(bpf_map__fd(l->skel->maps.kw_triggers), tprev, &tk)) {
 		struct kw_trig_val *v = buf;
 		struct kw_trig t = {};
+		bool merged = false;
 
 		tprev = &tk;
 		if (read_percpu(l->skel->maps.kw_triggers, &tk, buf))
@@ -1070,7 +1179,18 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 			t.calls += v[c].calls;
 			t.ns += v[c].ns;
 		}
-		if ((err = kw_recording_add_trig(r, &t)))
+		/* a live pid-0 row (the idle task) shares its key with a folded row: one row */
+		for (size_t i = 0; !t.pid && i < l->nexited; i++) {
+			struct kw_trig *e = &r->trigs[i];
+
+			if (e->probe == t.probe && e->trigger == t.trigger && e->cmd == t.cmd) {
+				e->calls += t.calls;
+				e->ns += t.ns;
+				merged = true;
+				break;
+			}
+		}
+		if (!merged && (err = kw_recording_add_trig(r, &t)))
 			goto cleanup;
 	}
 	kw_recording_sort(r);

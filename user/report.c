@@ -293,7 +293,7 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 
 static void print_trigs(FILE *f, const struct kw_recording *r)
 {
-	char tot[16], what[48];
+	char tot[16], what[48], pid[16];
 
 	if (!r->ntrigs)
 		return;
@@ -312,8 +312,10 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 			snprintf(what, sizeof(what), "%s", kw_trigger_names[t->trigger]);
 		}
 		kw_fmt_ns(tot, sizeof(tot), t->ns);
-		fprintf(f, "  %-31.31s %-27.27s %6u %9llu\n", kw_probe_descs[t->probe].name, what,
-			t->pid, (unsigned long long)t->calls);
+		/* pid 0: the processes that exited while kvmwalk ran, folded (user/loader.c) */
+		snprintf(pid, sizeof(pid), t->pid ? "%u" : "exited", t->pid);
+		fprintf(f, "  %-31.31s %-27.27s %6s %9llu\n", kw_probe_descs[t->probe].name, what,
+			pid, (unsigned long long)t->calls);
 	}
 }
 

@@ -94,7 +94,7 @@ static const struct argp_option options[] = {
 	  "histogram resolution: a bucket per power of two (default), or per 12.5 % sub-bucket" },
 	{ "per-vm", OPT_PER_VM, NULL, 0,
 	  "a pid label (the VMM's process) on the trigger series: one series per VM, so mind the "
-	  "cardinality" },
+	  "cardinality; pid=\"0\" sums the processes that have exited" },
 	{ "user", OPT_USER, "NAME", 0,
 	  "after attaching, also switch to this user (a name from /etc/passwd, or UID[:GID])" },
 	{ "pid", 'p', "PID", 0, "only the tasks of this process" },
