@@ -3,6 +3,7 @@
 #   - unknown options and out-of-range option values, for every subcommand (2);
 #   - running without privileges: uid 65534 with no capability (3);
 #   - recordings of another schema version (report 9, compare 9) or arch (compare 10), corrupt (8);
+#   - a kernel without BTF (its /sys/kernel/btf hidden) (4);
 #   - x86: a kernel where none of the functions exist, the kvm modules unloaded (5), then loaded
 #     again for the cases that follow.
 # Each attempt leaves NAME.rc and NAME.err; `check` holds the expected codes.
@@ -73,6 +74,15 @@ try compare-schema kvmwalk compare good.json -- schema2.json
 try compare-arch kvmwalk compare good.json -- otherarch.json
 try compare-truncated kvmwalk compare good.json -- truncated.json
 try compare-missing kvmwalk compare good.json -- /nonexistent.json
+
+# A kernel without BTF: every Debian kernel has it, so hide /sys/kernel/btf under an empty folder.
+mkdir -p /tmp/nobtf
+if mount -o bind /tmp/nobtf /sys/kernel/btf; then
+	try nobtf-record kvmwalk record -d 1 -o /tmp/nb.json
+	try nobtf-probes kvmwalk probes
+	umount /sys/kernel/btf
+	echo $? >nobtf-umount.rc
+fi
 
 # x86: no kvm module loaded, so none of the functions exist (arm64's KVM is built in)
 if [ "$KW_ARCH" = x86 ]; then
