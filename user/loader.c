@@ -542,6 +542,25 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 	(void)obj;
 }
 
+/* The entry and exit programs of a probe under a mechanism; false if it uses none. */
+static bool plan_progs(const struct probe_progs *pp, const char *mech, const char *names[2])
+{
+	names[0] = names[1] = NULL;
+	if (!strcmp(mech, "fentry")) {
+		names[0] = pp->fe;
+		names[1] = pp->fx;
+	} else if (!strcmp(mech, "kprobe")) {
+		names[0] = pp->kp;
+		names[1] = pp->kr;
+	} else if (!strcmp(mech, "tracepoint")) {
+		names[0] = pp->tp_enter;
+		names[1] = pp->tp_exit;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void set_autoload(struct loader *l)
 {
 	struct bpf_program *prog;
@@ -550,18 +569,9 @@ static void set_autoload(struct loader *l)
 	for (size_t i = 0; i < NR_PROGS_TABLE; i++) {
 		const struct probe_progs *pp = &progs_table[i];
 		const struct kw_plan *pl = &l->plan[pp->probe];
-		const char *names[2] = {};
+		const char *names[2];
 
-		if (!strcmp(pl->mech, "fentry")) {
-			names[0] = pp->fe;
-			names[1] = pp->fx;
-		} else if (!strcmp(pl->mech, "kprobe")) {
-			names[0] = pp->kp;
-			names[1] = pp->kr;
-		} else if (!strcmp(pl->mech, "tracepoint")) {
-			names[0] = pp->tp_enter;
-			names[1] = pp->tp_exit;
-		}
+		plan_progs(pp, pl->mech, names);
 		for (int k = 0; k < 2; k++) {
 			if (!names[k])
 				continue;
@@ -579,21 +589,11 @@ static int attach_probe(struct loader *l, size_t i)
 {
 	const struct probe_progs *pp = &progs_table[i];
 	struct kw_plan *pl = &l->plan[pp->probe];
-	const char *names[2] = {};
+	const char *names[2];
 	int err = 0;
 
-	if (!strcmp(pl->mech, "fentry")) {
-		names[0] = pp->fe;
-		names[1] = pp->fx;
-	} else if (!strcmp(pl->mech, "kprobe")) {
-		names[0] = pp->kp;
-		names[1] = pp->kr;
-	} else if (!strcmp(pl->mech, "tracepoint")) {
-		names[0] = pp->tp_enter;
-		names[1] = pp->tp_exit;
-	} else {
+	if (!plan_progs(pp, pl->mech, names))
 		return 0;
-	}
 	for (int k = 0; k < 2 && !err; k++) {
 		struct bpf_program *prog;
 		struct bpf_link *link;
