@@ -41,11 +41,15 @@ void test_load_opts(void)
 	ASSERT_STREQ(scenario_name(SC_EMPTY_UNMAP), "empty-unmap", "name");
 	ASSERT_EQ(backing_parse("hugetlb"), BACKING_HUGETLB, "backing");
 	ASSERT_EQ(pattern_parse("sweep"), PATTERN_SWEEP, "pattern");
+	ASSERT_EQ(yesno_parse("yes"), 1, "yes");
+	ASSERT_EQ(yesno_parse("no"), 0, "no");
+	ASSERT_EQ(yesno_parse("off"), -EINVAL, "neither yes nor no");
 
 	load_opts_default(&o);
 	ASSERT_TRUE(load_opts_check(&o) == NULL, "defaults are valid");
 	ASSERT_EQ(o.chunk_pages, 64, "default chunk");
 	ASSERT_EQ(o.mem, 16ULL << 20, "default mem");
+	ASSERT_TRUE(o.refault, "default refault");
 
 	{
 		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate",
@@ -61,6 +65,24 @@ void test_load_opts(void)
 		ASSERT_EQ(o.range, 1ULL << 20, "range");
 		ASSERT_EQ(o.pattern, PATTERN_SWEEP, "pattern");
 		ASSERT_STREQ(o.json, "out.json", "json file");
+		ASSERT_TRUE(o.refault, "refault when not given");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--refault=no" };
+
+		ASSERT_EQ(parse(&o, 4, argv), 0, "--refault=no");
+		ASSERT_FALSE(o.refault, "--refault=no");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--refault", "no", "--refault", "yes" };
+
+		ASSERT_EQ(parse(&o, 5, argv), 0, "--refault yes");
+		ASSERT_TRUE(o.refault, "the last --refault wins");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--refault=x" };
+
+		ASSERT_EQ(parse(&o, 2, argv), EXIT_USAGE, "bad --refault");
 	}
 	{
 		char *argv[] = { "kvmwalk-load", "--json" };

@@ -23,7 +23,8 @@ static char *render(const struct load_results *r, bool json, size_t *len)
 static const char want_text[] =
 	"kvmwalk-load 0.1.0  arch test  kernel 6.12.0-test\n"
 	"vcpus 2  mem 8 MiB/vCPU  backing thp  iterations 1  timeout 30s\n"
-	"chunk-pages 64  range 2 MiB  pattern same  eager-split 2 MiB  sparse 256 GiB\n"
+	"chunk-pages 64  range 2 MiB  pattern same  refault no\n"
+	"eager-split 2 MiB  sparse 256 GiB\n"
 	"\n"
 	"scenario        phase             iter   wall ms count                    value\n"
 	"clear           dirty-log-clear      1     1.500 clear_ioctls                64\n"
@@ -47,6 +48,7 @@ static const char want_json[] =
 	"    \"chunk_pages\": 64,\n"
 	"    \"range_bytes\": 2097152,\n"
 	"    \"pattern\": \"same\",\n"
+	"    \"refault\": false,\n"
 	"    \"eager_split_bytes\": 2097152,\n"
 	"    \"sparse_bytes\": 274877906944,\n"
 	"    \"timeout_s\": 30\n"
@@ -78,6 +80,7 @@ void test_load_output(void)
 	o.backing = BACKING_THP;
 	o.iterations = 1;
 	o.eager_split = 2 << 20;
+	o.refault = false;
 	results_init(&r, &o);
 	r.arch = "test";
 	snprintf(r.kernel, sizeof(r.kernel), "6.12.0-test");

@@ -56,6 +56,7 @@ struct load_opts {
 	uint64_t chunk_pages; /* KVM_CLEAR_DIRTY_LOG chunk, in 4 KiB pages */
 	uint64_t range;	      /* bytes per madvise(MADV_DONTNEED) */
 	int pattern;	      /* enum load_pattern */
+	bool refault;	      /* invalidate: the vCPUs write the range again after the madvise */
 	uint64_t eager_split; /* bytes, 0: leave KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE alone */
 	uint64_t sparse;      /* bytes of the never-touched slot of empty-unmap */
 	const char *json;     /* NULL: no JSON; "-": stdout */
@@ -73,6 +74,8 @@ const char *backing_name(int b);
 int backing_parse(const char *s);
 const char *pattern_name(int p);
 int pattern_parse(const char *s);
+/* "yes" 1, "no" 0, else -EINVAL */
+int yesno_parse(const char *s);
 void load_opts_default(struct load_opts *o);
 /* Returns NULL when the options are consistent, else a message for the user. */
 const char *load_opts_check(const struct load_opts *o);

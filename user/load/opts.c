@@ -98,6 +98,7 @@ static const char *const scenario_names[] = {
 
 static const char *const backing_names[] = { "anon", "thp", "hugetlb" };
 static const char *const pattern_names[] = { "same", "sweep" };
+static const char *const yesno_names[] = { "no", "yes" };
 
 static int name_parse(const char *const *names, int n, const char *s)
 {
@@ -139,6 +140,11 @@ int pattern_parse(const char *s)
 	return name_parse(pattern_names, 2, s);
 }
 
+int yesno_parse(const char *s)
+{
+	return name_parse(yesno_names, 2, s);
+}
+
 void load_opts_default(struct load_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -150,6 +156,7 @@ void load_opts_default(struct load_opts *o)
 	o->chunk_pages = 64;
 	o->range = 2ULL << 20;
 	o->pattern = PATTERN_SAME;
+	o->refault = true;
 	o->sparse = 256ULL << 30;
 	o->timeout = 30;
 }
@@ -208,6 +215,7 @@ enum {
 	OPT_CHUNK_PAGES,
 	OPT_RANGE,
 	OPT_PATTERN,
+	OPT_REFAULT,
 	OPT_EAGER_SPLIT,
 	OPT_SPARSE,
 	OPT_JSON,
@@ -236,7 +244,9 @@ static const char doc[] =
 	"                   iteration 0 gets the all-set log and clears it; then each\n"
 	"                   iteration writes, gets, clears in --chunk-pages chunks.\n"
 	"  invalidate       touch; each iteration madvise(MADV_DONTNEED)s one --range\n"
-	"                   (--pattern same, or sweep) and the vCPUs refault.\n"
+	"                   (--pattern same, or sweep) and the vCPUs refault; with\n"
+	"                   --refault=no they do not, so with --pattern same every\n"
+	"                   later madvise zaps a range whose tables are already empty.\n"
 	"  wrprotect-fault  touch, enable dirty logging; each iteration writes (one\n"
 	"                   write-protection fault per page) and gets the log.\n"
 	"  empty-unmap      unmaps of nothing: madvise of never-touched memory in\n"
@@ -265,6 +275,7 @@ static const char doc[] =
 	"  kvmwalk-load --scenario split --backing thp --eager-split 2M   # arm64\n"
 	"  kvmwalk-load --scenario clear --chunk-pages 64 --iterations 5\n"
 	"  kvmwalk-load --scenario invalidate --pattern sweep --range 1M --json r.json\n"
+	"  kvmwalk-load --scenario invalidate --refault=no --iterations 10\n"
 	"  kvmwalk-load --scenario empty-unmap --sparse 256G --json\n"
 	"\n"
 	"SIZE takes a K, M, G or T suffix (powers of 1024). Needs read-write access to\n"
@@ -288,6 +299,10 @@ static const struct argp_option options[] = {
 	  "invalidate, empty-unmap: bytes per madvise(MADV_DONTNEED) (default 2M)", 0 },
 	{ "pattern", OPT_PATTERN, "same|sweep", 0,
 	  "invalidate: the same range each iteration, or consecutive ranges (default same)", 0 },
+	{ "refault", OPT_REFAULT, "yes|no", 0,
+	  "invalidate: the vCPUs refault the range after each madvise (default yes; no: the next "
+	  "zap of it walks empty tables)",
+	  0 },
 	{ "eager-split", OPT_EAGER_SPLIT, "SIZE", 0,
 	  "arm64: KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE (4K, 2M or 1G) set before any memslot "
 	  "(default: leave the kernel's 0, no eager split)",
@@ -375,6 +390,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r < 0)
 			OPT_ERROR(state, "--pattern is same or sweep, not '%s'", arg);
 		o->pattern = r;
+		break;
+	case OPT_REFAULT:
+		r = yesno_parse(arg);
+		if (r < 0)
+			OPT_ERROR(state, "--refault is yes or no, not '%s'", arg);
+		o->refault = r;
 		break;
 	case OPT_JSON:
 		o->json = arg ? arg : "-";

@@ -8,7 +8,8 @@
  *   "tool": "kvmwalk-load", "version": "0.1.0", "arch": "x86_64" | "arm64",
  *   "kernel": uname release,
  *   "options": { "scenario", "vcpus", "mem_bytes" (per vCPU), "backing", "iterations",
- *                "chunk_pages", "range_bytes", "pattern", "eager_split_bytes", "sparse_bytes",
+ *                "chunk_pages", "range_bytes", "pattern", "refault" (true: invalidate's vCPUs
+ *                write the range again after each madvise), "eager_split_bytes", "sparse_bytes",
  *                "timeout_s" },
  *   "status": "ok" | "error", "exit_code": N, "error": message (only when status is "error"),
  *   "phases": [ { "scenario", "phase", "iteration", "wall_ns", "counts": { KEY: N, ... } } ]
@@ -125,9 +126,9 @@ void results_text(const struct load_results *r, FILE *f)
 	fprintf(f, "kvmwalk-load %s  arch %s  kernel %s\n", LOAD_VERSION, r->arch, r->kernel);
 	fprintf(f, "vcpus %u  mem %s/vCPU  backing %s  iterations %u  timeout %us\n", o->vcpus, mem,
 		backing_name(o->backing), o->iterations, o->timeout);
-	fprintf(f, "chunk-pages %" PRIu64 "  range %s  pattern %s  eager-split %s  sparse %s\n",
-		o->chunk_pages, range, pattern_name(o->pattern), o->eager_split ? eager : "off",
-		sparse);
+	fprintf(f, "chunk-pages %" PRIu64 "  range %s  pattern %s  refault %s\n", o->chunk_pages,
+		range, pattern_name(o->pattern), o->refault ? "yes" : "no");
+	fprintf(f, "eager-split %s  sparse %s\n", o->eager_split ? eager : "off", sparse);
 	fprintf(f, "\n%-15s %-17s %4s %9s %-17s %12s\n", "scenario", "phase", "iter", "wall ms",
 		"count", "value");
 	for (i = 0; i < r->nr; i++) {
@@ -189,11 +190,12 @@ void results_json(const struct load_results *r, FILE *f)
 		"    \"mem_bytes\": %" PRIu64 ",\n    \"backing\": \"%s\",\n"
 		"    \"iterations\": %u,\n    \"chunk_pages\": %" PRIu64 ",\n"
 		"    \"range_bytes\": %" PRIu64 ",\n    \"pattern\": \"%s\",\n"
+		"    \"refault\": %s,\n"
 		"    \"eager_split_bytes\": %" PRIu64 ",\n    \"sparse_bytes\": %" PRIu64 ",\n"
 		"    \"timeout_s\": %u\n  },\n",
 		scenario_name(o->scenario), o->vcpus, o->mem, backing_name(o->backing),
-		o->iterations, o->chunk_pages, o->range, pattern_name(o->pattern), o->eager_split,
-		o->sparse, o->timeout);
+		o->iterations, o->chunk_pages, o->range, pattern_name(o->pattern),
+		o->refault ? "true" : "false", o->eager_split, o->sparse, o->timeout);
 	fprintf(f, "  \"status\": \"%s\",\n  \"exit_code\": %d,\n", r->status ? "error" : "ok",
 		r->status);
 	if (r->status) {
