@@ -28,6 +28,7 @@ enum kw_probe {
 	KW_P_TDP_ZAP_LEAFS_ALL, /* kvm_tdp_mmu_zap_leafs: duration */
 	KW_P_FAST_PF,		/* fast_page_fault: duration, return code */
 	KW_P_SPTE_CHANGED,	/* tracepoint kvmmmu:kvm_tdp_mmu_spte_changed: entries zapped */
+	KW_P_TDP_ITER_NEXT,	/* tdp_iter_next inside tdp_mmu_zap_leafs: entries visited */
 	/* both: what caused a walk */
 	KW_P_VM_IOCTL,	  /* kvm_vm_ioctl */
 	KW_P_VCPU_IOCTL,  /* kvm_vcpu_ioctl */
@@ -126,6 +127,8 @@ enum kw_counter {
 	KW_C_ZAP_GFNS = KW_C_FLUSH_ENCL_PAGES + KW_NR_ENCL, /* sum of (end - start) of zap calls */
 	KW_C_ZAP_ZAPPED,   /* present leaf SPTEs zapped inside tdp_mmu_zap_leafs */
 	KW_C_SPTE_CHANGES, /* kvm_tdp_mmu_spte_changed events seen */
+	KW_C_ZAP_VISITS_4K, /* 4 KiB entries visited by tdp_mmu_zap_leafs (tdp_iter_next) */
+	KW_C_ZAP_YIELDS,    /* tdp_mmu_zap_leafs iterations that yielded mmu_lock */
 	KW_C_PF_RET,	   /* KW_NR_PF_RET counters: fast_page_fault return codes by value */
 	KW_NR_COUNTERS = KW_C_PF_RET + KW_NR_PF_RET,
 };

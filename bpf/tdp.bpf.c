@@ -88,6 +88,59 @@ int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 
 	return 0;
 }
 
+/*
+ * tdp_iter_next(struct tdp_iter *iter) (arch/x86/kvm/mmu/tdp_iter.c, global, so never inlined into
+ * tdp_mmu.c): every loop over TDP MMU entries, for_each_tdp_pte_min_level() included, ends each
+ * iteration with it. Counted only while the task is inside tdp_mmu_zap_leafs, where each call
+ * closes the visit of the entry iter points at:
+ *   - calls: every step, at every level, restarts after a yield included;
+ *   - KW_C_ZAP_VISITS_4K: visits of 4 KiB entries (iter->level == PG_LEVEL_4K) whose iteration did
+ *     not yield. An iteration that yields mmu_lock sets iter->yielded and leaves its entry
+ *     unprocessed; tdp_iter_next() then restarts from the root (iter->level is still the level
+ *     of that entry) and the walk comes back to the same entry. Not counting the yielded visit
+ *     makes the count exact under yields: one per 4 KiB entry the zap looked at, 512 for a 2 MiB
+ *     range whose page table exists, 0 for a range a zap stepped over (patches/x86-tdp-zap-empty-hint);
+ *   - KW_C_ZAP_YIELDS: iterations that yielded mmu_lock (iter->yielded, 5.13+).
+ * Cost: one task-storage lookup per iterator step of every TDP MMU walk (faults included), which is
+ * why this is a per-entry probe, off with --no-visits.
+ */
+static __always_inline void iter_next(struct tdp_iter *iter)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct kw_probe_stats *s;
+	struct kw_task *t;
+	bool yielded = false;
+
+	if (kw_skip(id))
+		return;
+	t = kw_task_get(false);
+	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
+		return;
+	s = kw_stats_of(KW_P_TDP_ITER_NEXT);
+	if (s)
+		s->calls++;
+	if (bpf_core_field_exists(iter->yielded))
+		yielded = BPF_CORE_READ(iter, yielded);
+	if (yielded)
+		kw_count(KW_C_ZAP_YIELDS, 1);
+	else if (BPF_CORE_READ(iter, level) == PG_LEVEL_4K)
+		kw_count(KW_C_ZAP_VISITS_4K, 1);
+}
+
+SEC("fentry/tdp_iter_next")
+int BPF_PROG(fe_iter_next, struct tdp_iter *iter)
+{
+	iter_next(iter);
+	return 0;
+}
+
+SEC("kprobe/tdp_iter_next")
+int BPF_KPROBE(kp_iter_next, struct tdp_iter *iter)
+{
+	iter_next(iter);
+	return 0;
+}
+
 /* ---- kvm_tdp_mmu_unmap_gfn_range: the MMU-notifier path ----------------------------------------
  */
 

@@ -97,6 +97,8 @@ static const struct probe_progs progs_table[] = {
 	  "", "fast_page_fault", "rt_fast_pf" },
 	{ KW_P_SPTE_CHANGED, NULL, NULL, NULL, NULL, NULL, "", "kvm_tdp_mmu_spte_changed",
 	  "rt_spte_changed" },
+	/* Only an entry program: the visit is counted when the iteration ends. */
+	{ KW_P_TDP_ITER_NEXT, "tdp_iter_next", "fe_iter_next", NULL, "kp_iter_next", NULL },
 	{ KW_P_GUEST_FAULT, "kvm_mmu_page_fault", "fe_fault", "fx_fault", "kp_fault", "kr_fault" },
 #endif
 	{ KW_P_VM_IOCTL, "kvm_vm_ioctl", "fe_vm_ioctl", "fx_vm_ioctl", "kp_vm_ioctl", "kr_vm_ioctl",

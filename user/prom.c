@@ -189,11 +189,6 @@ static bool in_arch(const struct kw_recording *r, int p)
 	return kw_probe_in_arch(p, rec_arch(r));
 }
 
-static bool attached(const struct kw_plan *pl)
-{
-	return pl->mech[0] && strcmp(pl->mech, "unavailable") && strcmp(pl->mech, "off");
-}
-
 /* ---- families ------------------------------------------------------------------------------- */
 
 static void put_info(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
@@ -237,7 +232,7 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 					       r->plan[p].mech[0] ? r->plan[p].mech : "unknown",
 					       "target", r->plan[p].func, NULL },
 			1);
-		n += attached(&r->plan[p]);
+		n += kw_plan_attached(&r->plan[p]);
 	}
 	family(f, "kvmwalk_probes_attached", "gauge", "Number of probes attached to the kernel.");
 	put_u64(f, "kvmwalk_probes_attached", NULL, n);
@@ -551,6 +546,14 @@ static void put_x86(FILE *f, const struct kw_recording *r)
 		family(f, "kvmwalk_zap_leaves_zapped_total", "counter",
 		       "Present leaf SPTEs zapped inside tdp_mmu_zap_leafs.");
 		put_u64(f, "kvmwalk_zap_leaves_zapped_total", NULL, c[KW_C_ZAP_ZAPPED]);
+	}
+	if (in_arch(r, KW_P_TDP_ITER_NEXT) && kw_plan_attached(&r->plan[KW_P_TDP_ITER_NEXT])) {
+		family(f, "kvmwalk_zap_4k_visits_total", "counter",
+		       "4 KiB entries visited by tdp_mmu_zap_leafs (tdp_iter_next).");
+		put_u64(f, "kvmwalk_zap_4k_visits_total", NULL, c[KW_C_ZAP_VISITS_4K]);
+		family(f, "kvmwalk_zap_yields_total", "counter",
+		       "tdp_mmu_zap_leafs iterations that yielded mmu_lock.");
+		put_u64(f, "kvmwalk_zap_yields_total", NULL, c[KW_C_ZAP_YIELDS]);
 	}
 	if (in_arch(r, KW_P_SPTE_CHANGED)) {
 		family(f, "kvmwalk_spte_changes_total", "counter",

@@ -35,6 +35,8 @@ const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES] = {
 			   "lockless fast page fault: time, return code" },
 	[KW_P_SPTE_CHANGED] = { "kvm_tdp_mmu_spte_changed", "x86", "tdp", NULL, false, true,
 				"tracepoint: SPTEs zapped inside tdp_mmu_zap_leafs" },
+	[KW_P_TDP_ITER_NEXT] = { "tdp_iter_next", "x86", "tdp", NULL, false, true,
+				 "zap iterator steps: 4K entries visited, yields" },
 	[KW_P_VM_IOCTL] = { "kvm_vm_ioctl", "", "trigger", NULL, true, false,
 			    "trigger: VM ioctls (KVM_SET_USER_MEMORY_REGION, ...)" },
 	[KW_P_VCPU_IOCTL] = { "kvm_vcpu_ioctl", "", "trigger", NULL, true, false,
@@ -71,6 +73,8 @@ const char *const kw_counter_names[KW_NR_COUNTERS] = {
 	[KW_C_ZAP_GFNS] = "zap_gfns",
 	[KW_C_ZAP_ZAPPED] = "zap_leaves_zapped",
 	[KW_C_SPTE_CHANGES] = "spte_changes",
+	[KW_C_ZAP_VISITS_4K] = "zap_4k_visits",
+	[KW_C_ZAP_YIELDS] = "zap_yields",
 	[KW_C_PF_RET + 0] = "fast_pf_ret_0",
 	[KW_C_PF_RET + 1] = "fast_pf_ret_1",
 	[KW_C_PF_RET + 2] = "fast_pf_ret_2",
@@ -116,6 +120,11 @@ int kw_probe_by_name(const char *name)
 		if (!strcmp(kw_probe_descs[i].name, name))
 			return i;
 	return -1;
+}
+
+bool kw_plan_attached(const struct kw_plan *pl)
+{
+	return pl->mech[0] && strcmp(pl->mech, "unavailable") && strcmp(pl->mech, "off");
 }
 
 bool kw_probe_in_arch(int probe, const char *arch)

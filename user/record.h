@@ -49,6 +49,9 @@ struct kw_plan {
 	char reason[160]; /* why unavailable / why this fallback */
 };
 
+/* The plan attached the probe: a mechanism, not "unavailable" or "off". */
+bool kw_plan_attached(const struct kw_plan *pl);
+
 struct kw_func {
 	__u64 calls, missed, dropped, errors;
 	struct kw_hist dur;

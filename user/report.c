@@ -281,6 +281,13 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 		fprintf(f, "  tdp_mmu_zap_leafs: gfns in ranges %llu, present leaves zapped %llu\n",
 			(unsigned long long)c[KW_C_ZAP_GFNS],
 			(unsigned long long)c[KW_C_ZAP_ZAPPED]);
+		if (kw_plan_attached(&r->plan[KW_P_TDP_ITER_NEXT]))
+			fprintf(f, "  tdp_mmu_zap_leafs: 4K entries visited %llu, mmu_lock yields %llu\n",
+				(unsigned long long)c[KW_C_ZAP_VISITS_4K],
+				(unsigned long long)c[KW_C_ZAP_YIELDS]);
+		else
+			fprintf(f, "  tdp_mmu_zap_leafs: entries visited not measured (tdp_iter_next "
+				   "not attached)\n");
 		fprintf(f, "  fast_page_fault returns:");
 		for (int i = 0; i < KW_NR_PF_RET; i++)
 			if (c[KW_C_PF_RET + i])
@@ -471,8 +478,10 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	}
 	json_object_set_new(root, "flushes", o);
 	json_object_set_new(root, "zap",
-			    json_pack("{sIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS], "zapped",
-				      (json_int_t)c[KW_C_ZAP_ZAPPED]));
+			    json_pack("{sIsIsIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS], "zapped",
+				      (json_int_t)c[KW_C_ZAP_ZAPPED], "visits_4k",
+				      (json_int_t)c[KW_C_ZAP_VISITS_4K], "yields",
+				      (json_int_t)c[KW_C_ZAP_YIELDS]));
 
 	a = json_array();
 	for (size_t i = 0; i < r->ntrigs; i++) {

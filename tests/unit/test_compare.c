@@ -275,9 +275,14 @@ static void test_compare_x86(void)
 	if (!ASSERT_EQ(kw_compare_build(&c, base, 2, new, 2, &o), 0, "build x86"))
 		goto out;
 	ASSERT_EQ(c.nsections, 2, "zap and fast-fault sections");
-	l = line_of(&c, KW_K_EMPTY_LEAF, "entries visited (gfns in range)");
-	if (ASSERT_TRUE(l, "visited per zap"))
-		ASSERT_EQ(l->change.base_median, 512, "512 gfns per zap");
+	l = line_of(&c, KW_K_EMPTY_LEAF, "4K entries visited");
+	if (ASSERT_TRUE(l, "visited per zap")) {
+		ASSERT_EQ(l->change.base_median, 512, "512 4K entries visited per zap before");
+		ASSERT_EQ(l->change.new_median, 0, "none after: the emptied table is stepped over");
+	}
+	l = line_of(&c, KW_K_EMPTY_LEAF, "gfns in range");
+	if (ASSERT_TRUE(l, "range per zap"))
+		ASSERT_EQ(l->change.new_median, 512, "the range stays 512 gfns");
 	l = line_of(&c, KW_K_FAST_PF, "outcome RET_PF_RETRY");
 	if (ASSERT_TRUE(l, "retry outcome"))
 		ASSERT_EQ(l->change.new_median, 40, "40 retries after");
@@ -286,6 +291,16 @@ static void test_compare_x86(void)
 	ASSERT_FALSE(row_of(&c, "fast_page_fault", "median")->change.significant,
 		     "2 vs 2 reach 67 %: never significant");
 	print_all(&c, "x86");
+	/* one run without tdp_iter_next (--no-visits): no visits line rather than a wrong one */
+	kw_compare_free(&c);
+	memset(&c, 0, sizeof(c));
+	snprintf(new[1].plan[KW_P_TDP_ITER_NEXT].mech, sizeof(new[1].plan[0].mech), "off");
+	if (ASSERT_EQ(kw_compare_build(&c, base, 2, new, 2, &o), 0, "build x86 without visits")) {
+		ASSERT_FALSE(line_of(&c, KW_K_EMPTY_LEAF, "4K entries visited"),
+			     "no 4K visits line when a run did not measure them");
+		ASSERT_TRUE(line_of(&c, KW_K_EMPTY_LEAF, "gfns in range"), "the range line stays");
+		ASSERT_FALSE(row_of(&c, "tdp_mmu_zap_leafs", "4K visits/zap"), "nor its row");
+	}
 out:
 	kw_compare_free(&c);
 	free_side(base, 2);

@@ -9,7 +9,7 @@ arm64) funcs="kvm_pgtable_walk kvm_pgtable_stage2_split kvm_pgtable_stage2_unmap
 	kvm_pgtable_stage2_map kvm_pgtable_stage2_wrprotect stage2_split_walker stage2_unmap_walker
 	__kvm_tlb_flush_vmid_range kvm_tlb_flush_vmid_range kvm_arch_flush_remote_tlbs_range" ;;
 x86) funcs="tdp_mmu_zap_leafs kvm_tdp_mmu_unmap_gfn_range kvm_tdp_mmu_zap_leafs fast_page_fault
-	tdp_mmu_split_huge_page kvm_tdp_mmu_map kvm_tdp_mmu_clear_dirty_slot" ;;
+	tdp_mmu_split_huge_page kvm_tdp_mmu_map kvm_tdp_mmu_clear_dirty_slot tdp_iter_next" ;;
 esac
 funcs="$funcs kvm_mmu_notifier_invalidate_range_start kvm_vm_ioctl kvm_vcpu_ioctl"
 
