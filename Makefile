@@ -39,19 +39,46 @@ LDLIBS_LOAD := -lpthread
 LDLIBS := -lbpf -lelf -lz -lzstd -ljansson -lpthread -lm
 
 .DELETE_ON_ERROR:
-.PHONY: FORCE safety all setup test unit vmtest vmtest-quick demo clean vmlinux
+.PHONY: FORCE safety all setup deps-build test unit vmtest vmtest-quick demo clean vmlinux
 
-all: setup $(OUT)/kvmwalk-load $(OUT)/kvmwalk
+all: deps-build $(OUT)/kvmwalk-load $(OUT)/kvmwalk
 
-# Installs the Debian packages this needs, when one is missing (a few dpkg-query calls otherwise).
+# A plain build installs nothing: it checks that the build dependencies are there (a few
+# dpkg-query calls) and, if not, says which and how to install them. A cross build needs the
+# cross group too.
+DEPS_GROUPS := build $(if $(filter-out $(HOST_ARCH),$(ARCH)),cross)
+deps-build:
+	$(Q)scripts/setup --check $(DEPS_GROUPS)
+
+# The test and demo targets install what they need themselves (as root; scripts/setup says
+# which groups hold what): `setup` installs the groups of the goals on the command line.
+SETUP_GROUPS_test := build cross vm prom
+SETUP_GROUPS_demo := build cross vm
+SETUP_GROUPS_unit := build
+SETUP_GROUPS_buildcheck := build
+SETUP_GROUPS_safety := build cross
+SETUP_GROUPS_promcheck := build prom
+SETUP_GROUPS_servecheck := build prom
+SETUP_GROUPS_vmtest := build cross vm
+SETUP_GROUPS_vmtest-quick := build cross vm
+SETUP_GROUPS_soak := build cross vm
+SETUP_GROUPS_ab := build cross vm
+SETUP_GROUPS_vmlinux := build vm
+SETUP_GROUPS_bench := build bench
+SETUP_GROUPS_fuzz := build fuzz
+SETUP_GROUPS := $(sort build $(foreach g,$(MAKECMDGOALS),$(SETUP_GROUPS_$(g))))
 setup:
-	$(Q)scripts/setup --if-missing
+	$(Q)scripts/setup --if-missing $(SETUP_GROUPS)
+# When a goal installs, the build check comes after the install (also under make -j).
+ifneq ($(filter $(patsubst SETUP_GROUPS_%,%,$(filter SETUP_GROUPS_%,$(.VARIABLES))),$(MAKECMDGOALS)),)
+deps-build: setup
+endif
 
 # --- kvmwalk-load: the workload driver -----------------------------------------------------------
 LOAD_SRCS := $(wildcard user/load/*.c)
 LOAD_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(LOAD_SRCS))
 
-$(OUT)/%.o: user/%.c $(wildcard user/*.h user/load/*.h bpf/*.h) | setup
+$(OUT)/%.o: user/%.c $(wildcard user/*.h user/load/*.h bpf/*.h) | deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -67,11 +94,11 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 BPF_FAMILIES_arm64 := pgtable trigger
 BPF_FAMILIES_x86 := tdp trigger
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
-KVMWALK_SRCS := user/main.c user/loader.c user/record.c user/report.c user/top.c user/hist.c \
+KVMWALK_SRCS := user/main.c user/loader.c user/tracefs.c user/record.c user/report.c user/top.c user/hist.c \
 	user/prom.c user/serve.c user/stats.c user/compare.c user/compare_cmd.c user/compare_plot.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
-$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | setup
+$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | deps-build
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I vmlinux/$(ARCH) -Ibpf \
@@ -111,22 +138,29 @@ UNIT_CC = $(HOSTCC) $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -Ite
 UNIT_LDLIBS := -ljansson -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-$(HOSTOUT)/unit/runner: $(UNIT_DEPS) | setup
+$(HOSTOUT)/unit/runner: $(UNIT_DEPS) | deps-build
 	$(call msg,CC,$@)
 	$(Q)$(UNIT_CC)
 
 # The same tests once more under AddressSanitizer and UBSan.
-$(HOSTOUT)/unit/runner-san: $(UNIT_DEPS) | setup
+$(HOSTOUT)/unit/runner-san: $(UNIT_DEPS) | deps-build
 	$(call msg,CC,$@)
 	$(Q)$(UNIT_CC) $(SAN_FLAGS)
 
-unit: $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
+unit: setup $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 	$(Q)cd tests/unit && ../../$(HOSTOUT)/unit/runner
 	$(Q)echo "unit tests under ASan+UBSan:"
 	$(Q)cd tests/unit && ASAN_OPTIONS=detect_leaks=1 ../../$(HOSTOUT)/unit/runner-san
 
 # --- emulated hosts -----------------------------------------------------------------------------
-test: unit promcheck safety vmtest-quick
+test: unit buildcheck promcheck safety vmtest-quick
+
+# A plain build installs nothing; the test targets install their groups (tests/build/test-deps).
+.PHONY: buildcheck
+buildcheck:
+	$(Q)mkdir -p $(HOSTOUT)
+	$(Q)tests/build/test-deps > $(HOSTOUT)/test-deps.log 2>&1 || { cat $(HOSTOUT)/test-deps.log; exit 1; }
+	$(Q)tail -n 1 $(HOSTOUT)/test-deps.log
 
 vmtest-quick: setup
 	$(Q)scripts/vmtest --suite quick $(VMTEST_ARGS)
@@ -206,7 +240,7 @@ $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san: user/bench/table.c user/bench
 
 # --- kvmwalk serve: a static libmicrohttpd without HTTPS (scripts/build-mhd says why) ------------
 MHD := $(OUT)/mhd
-$(MHD)/lib/libmicrohttpd.a: scripts/build-mhd | setup
+$(MHD)/lib/libmicrohttpd.a: scripts/build-mhd | deps-build
 	$(call msg,MHD,$@)
 	$(Q)scripts/build-mhd $(ARCH) $(MHD)
 

@@ -106,7 +106,15 @@ double kw_hist_quantile(const struct kw_hist *h, double q)
 		}
 		lo = (double)kw_hist_bucket_lower(b);
 		width = (double)kw_hist_bucket_upper(b) - lo + 1;
-		v = lo + width * (target - (double)cum) / (double)c;
+		/*
+		 * A bucket that holds one integer value (0..15 have one each) is that value:
+		 * interpolating inside it made "valid leaves cleared per unmap" read p50 0.50
+		 * when 819 of 824 unmaps cleared exactly 0. Only wider buckets interpolate.
+		 */
+		if (width <= 1)
+			v = lo;
+		else
+			v = lo + width * (target - (double)cum) / (double)c;
 		break;
 	}
 	if (h->count && v < (double)h->min)

@@ -27,6 +27,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
 #include "loader.h"
+#include "tracefs.h"
 #include "kvmwalk.skel.h"
 
 #ifndef KW_VERSION
@@ -224,6 +225,7 @@ struct loader {
 	struct ksyms ksyms;
 	struct kw_plan plan[KW_NR_PROBES];
 	struct bpf_link *links[NR_PROGS_TABLE][2];
+	struct kw_tracefs tracefs;
 	char *traceable;      /* available_filter_functions, NULL if unreadable */
 	int stats_fd;	      /* from bpf_enable_stats(), -1 if off */
 	int stats_sysctl_old; /* fallback: previous kernel.bpf_stats_enabled, -1 if untouched */
@@ -399,16 +401,15 @@ cleanup:
 	return err;
 }
 
-static bool tracepoint_exists(const char *cat, const char *name)
+static bool tracepoint_exists(const struct loader *l, const char *cat, const char *name)
 {
 	char path[256];
 
 	if (!*cat)
-		return true; /* raw tracepoints: the attach decides */
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/%s", cat, name);
-	if (!access(path, F_OK))
-		return true;
-	snprintf(path, sizeof(path), "/sys/kernel/debug/tracing/events/%s/%s", cat, name);
+		return true; /* raw tracepoints need no tracefs: the attach decides */
+	if (!l->tracefs.root[0])
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%s/%s", l->tracefs.root, cat, name);
 	return !access(path, F_OK);
 }
 
@@ -487,7 +488,7 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 		const struct probe_progs *pp = &progs_table[i];
 		struct kw_plan *pl = &l->plan[pp->probe];
 		const struct ksym *ks = pp->func ? ksyms_by_name(&l->ksyms, pp->func) : NULL;
-		char why[160] = "";
+		char why[384] = "";
 
 		if (!wanted(&l->opts, pp->probe)) {
 			set_plan(pl, "off", pp->func, "%s",
@@ -529,7 +530,7 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 				snprintf(why, sizeof(why), "no kprobe program");
 		}
 		if (pp->tp_name && strcmp(attach, "fentry") && strcmp(attach, "kprobe") &&
-		    tracepoint_exists(pp->tp_cat, pp->tp_name)) {
+		    tracepoint_exists(l, pp->tp_cat, pp->tp_name)) {
 			set_plan(pl, "tracepoint", pp->tp_name, "%s", why);
 			if (pp->probe == KW_P_VM_IOCTL)
 				ioctl_tp = true;
@@ -539,6 +540,11 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 			set_plan(pl, "tracepoint", pp->tp_name, "%s", "");
 			continue;
 		}
+		if (pp->tp_name && *pp->tp_cat && !l->tracefs.root[0] && strcmp(attach, "fentry") &&
+		    strcmp(attach, "kprobe"))
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%stracepoint %s:%s: %s", why[0] ? "; " : "", pp->tp_cat,
+				 pp->tp_name, l->tracefs.why);
 		set_plan(pl, "unavailable", pp->func, "%s", why[0] ? why : "no mechanism allowed");
 	}
 	(void)obj;
@@ -623,7 +629,7 @@ static int attach_probe(struct loader *l, size_t i)
 			bpf_link__destroy(l->links[i][k]);
 			l->links[i][k] = NULL;
 		}
-		char mech[16], func[64], why[160];
+		char mech[16], func[64], why[384];
 
 		/* copies: set_plan() writes the fields it would otherwise read */
 		snprintf(mech, sizeof(mech), "%s", pl->mech);
@@ -734,9 +740,16 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		fprintf(stderr, "kvmwalk: cannot read /proc/kallsyms: %s\n", strerror(-err));
 		goto fail;
 	}
-	l->traceable = read_file("/sys/kernel/tracing/available_filter_functions");
-	if (!l->traceable)
-		l->traceable = read_file("/sys/kernel/debug/tracing/available_filter_functions");
+	/* The tracepoint fallbacks and the traceable check need tracefs (mounted if it is not). */
+	if (!kw_tracefs_find(&l->tracefs, "", true) && l->tracefs.mounted)
+		fprintf(stderr, "kvmwalk: tracefs was not mounted; mounted it at %s\n",
+			l->tracefs.root);
+	if (l->tracefs.root[0]) {
+		char path[192];
+
+		snprintf(path, sizeof(path), "%s/available_filter_functions", l->tracefs.root);
+		l->traceable = read_file(path);
+	}
 	if (!strcmp(KW_ARCH, "arm64"))
 		arm64_kvm_mode(kvm_mode, sizeof(kvm_mode));
 
@@ -794,12 +807,20 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 
 			if (aerr && was_kprobe && pp->tp_name &&
 			    !strcmp(opts->attach ?: "auto", "auto") &&
-			    tracepoint_exists(pp->tp_cat, pp->tp_name)) {
-				char why[160];
+			    tracepoint_exists(l, pp->tp_cat, pp->tp_name)) {
+				char why[384];
 
 				snprintf(why, sizeof(why), "%s", pl->reason);
 				set_plan(pl, "tracepoint", pp->tp_name, "%s", why);
 				replan = true;
+			} else if (aerr && was_kprobe && pp->tp_name && *pp->tp_cat &&
+				   !l->tracefs.root[0]) {
+				char why[384];
+
+				/* the fallback exists but cannot be used: say why, and the fix */
+				snprintf(why, sizeof(why), "%s", pl->reason);
+				set_plan(pl, "unavailable", pp->func, "%s; tracepoint %s:%s: %s", why,
+					 pp->tp_cat, pp->tp_name, l->tracefs.why);
 			}
 		}
 		if (!strcmp(l->plan[KW_P_VM_IOCTL].mech, "tracepoint") &&

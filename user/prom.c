@@ -189,6 +189,15 @@ static bool in_arch(const struct kw_recording *r, int p)
 	return kw_probe_in_arch(p, rec_arch(r));
 }
 
+/*
+ * Series exist only for probes that attached: a probe that is unavailable or off has no
+ * counters (Grafana shows "No data", not "0/s"), only its kvmwalk_probe_info line.
+ */
+static bool exported(const struct kw_recording *r, int p)
+{
+	return in_arch(r, p) && kw_plan_attached(&r->plan[p]);
+}
+
 /* ---- families ------------------------------------------------------------------------------- */
 
 static void put_info(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
@@ -260,7 +269,7 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 				  : k == 2 ? fn->dropped
 					   : fn->errors;
 
-			if (in_arch(r, p))
+			if (exported(r, p))
 				put_u64(f, fams[k].name,
 					(const char *const[]){ "function", kw_probe_descs[p].name,
 							       NULL },
@@ -272,7 +281,7 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 	       "Time from entry to return of each probed function, inclusive of nested probed "
 	       "calls.");
 	for (int p = 0; p < KW_NR_PROBES; p++)
-		if (in_arch(r, p) && kw_probe_descs[p].timed)
+		if (exported(r, p) && kw_probe_descs[p].timed)
 			put_hist(f, "kvmwalk_duration_seconds",
 				 (const char *const[]){ "function", kw_probe_descs[p].name, NULL },
 				 &r->funcs[p].dur, UNIT_NS, o->buckets);
@@ -284,7 +293,7 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 		for (int p = 0; p < KW_NR_PROBES; p++) {
 			const char *su = kw_probe_descs[p].size_unit;
 
-			if (!in_arch(r, p) || !su || (strcmp(su, "bytes") == 0) != bytes)
+			if (!exported(r, p) || !su || (strcmp(su, "bytes") == 0) != bytes)
 				continue;
 			if (!any)
 				family(f, name, "histogram",
@@ -466,13 +475,13 @@ static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_o
 {
 	const __u64 *c = r->counters;
 
-	if (in_arch(r, KW_P_SPLIT_WALKER) || in_arch(r, KW_P_UNMAP_WALKER)) {
+	if (exported(r, KW_P_SPLIT_WALKER) || exported(r, KW_P_UNMAP_WALKER)) {
 		family(f, "kvmwalk_visits_total", "counter",
 		       "Entries visited by the stage-2 walker callbacks, by level (-1..3) and "
 		       "outcome: split walker nothing/split/failed, unmap walker "
 		       "invalid/cleared/table.");
 		for (int w = 0; w < KW_NR_WALKERS; w++) {
-			if (!in_arch(r, w == KW_W_SPLIT ? KW_P_SPLIT_WALKER : KW_P_UNMAP_WALKER))
+			if (!exported(r, w == KW_W_SPLIT ? KW_P_SPLIT_WALKER : KW_P_UNMAP_WALKER))
 				continue;
 			for (int l = 0; l < KW_NR_LEVELS; l++) {
 				char lvl[8];
@@ -487,7 +496,7 @@ static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_o
 			}
 		}
 	}
-	if (!in_arch(r, KW_P_S2_UNMAP))
+	if (!exported(r, KW_P_S2_UNMAP))
 		return;
 	family(f, "kvmwalk_unmap_calls_total", "counter",
 	       "kvm_pgtable_stage2_unmap calls that returned.");
@@ -503,6 +512,9 @@ static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_o
 	put_hist(f, "kvmwalk_unmap_call_leaves_cleared", NULL, &r->unmap_cleared, UNIT_COUNT,
 		 o->buckets);
 
+	/* the flush counters come from the range TLB flush probes */
+	if (!exported(r, KW_P_TLB_FLUSH_RANGE) && !exported(r, KW_P_HYP_FLUSH_RANGE))
+		return;
 	family(f, "kvmwalk_tlb_flushes_total", "counter",
 	       "Range TLB flushes by the stage-2 operation that issued them (call).");
 	for (int e = 0; e < KW_NR_ENCL; e++)
@@ -539,7 +551,7 @@ static void put_x86(FILE *f, const struct kw_recording *r)
 {
 	const __u64 *c = r->counters;
 
-	if (in_arch(r, KW_P_TDP_ZAP_LEAFS)) {
+	if (exported(r, KW_P_TDP_ZAP_LEAFS)) {
 		family(f, "kvmwalk_zap_range_pages_total", "counter",
 		       "Guest frames in the ranges given to tdp_mmu_zap_leafs.");
 		put_u64(f, "kvmwalk_zap_range_pages_total", NULL, c[KW_C_ZAP_GFNS]);
@@ -547,7 +559,7 @@ static void put_x86(FILE *f, const struct kw_recording *r)
 		       "Present leaf SPTEs zapped inside tdp_mmu_zap_leafs.");
 		put_u64(f, "kvmwalk_zap_leaves_zapped_total", NULL, c[KW_C_ZAP_ZAPPED]);
 	}
-	if (in_arch(r, KW_P_TDP_ITER_NEXT) && kw_plan_attached(&r->plan[KW_P_TDP_ITER_NEXT])) {
+	if (exported(r, KW_P_TDP_ZAP_LEAFS) && exported(r, KW_P_TDP_ITER_NEXT)) {
 		family(f, "kvmwalk_zap_4k_visits_total", "counter",
 		       "4 KiB entries visited by tdp_mmu_zap_leafs (tdp_iter_next).");
 		put_u64(f, "kvmwalk_zap_4k_visits_total", NULL, c[KW_C_ZAP_VISITS_4K]);
@@ -555,12 +567,12 @@ static void put_x86(FILE *f, const struct kw_recording *r)
 		       "tdp_mmu_zap_leafs iterations that yielded mmu_lock.");
 		put_u64(f, "kvmwalk_zap_yields_total", NULL, c[KW_C_ZAP_YIELDS]);
 	}
-	if (in_arch(r, KW_P_SPTE_CHANGED)) {
+	if (exported(r, KW_P_SPTE_CHANGED)) {
 		family(f, "kvmwalk_spte_changes_total", "counter",
 		       "kvmmmu:kvm_tdp_mmu_spte_changed events seen.");
 		put_u64(f, "kvmwalk_spte_changes_total", NULL, c[KW_C_SPTE_CHANGES]);
 	}
-	if (in_arch(r, KW_P_FAST_PF)) {
+	if (exported(r, KW_P_FAST_PF)) {
 		family(f, "kvmwalk_fast_page_faults_total", "counter",
 		       "fast_page_fault returns by outcome (RET_PF_* name from the kvm module's "
 		       "BTF).");

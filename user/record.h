@@ -46,7 +46,7 @@ const char *kw_ioctl_name(unsigned int cmd);
 struct kw_plan {
 	char mech[16];	  /* "fentry", "kprobe", "tracepoint", "unavailable", "off" */
 	char func[64];	  /* the kernel function or tracepoint actually used */
-	char reason[160]; /* why unavailable / why this fallback */
+	char reason[384]; /* why unavailable / why this fallback */
 };
 
 /* The plan attached the probe: a mechanism, not "unavailable" or "off". */

@@ -154,6 +154,21 @@ static void print_plan(FILE *f, const struct kw_recording *r)
 	}
 }
 
+/*
+ * A probe that did not attach has no numbers: it gets this line, not a row of zeros that reads
+ * as "nothing happened".
+ */
+static void not_attached(FILE *f, const struct kw_recording *r, int p)
+{
+	const struct kw_plan *pl = &r->plan[p];
+	char line[448];
+
+	fprintf(f, "  %s\n", kw_probe_descs[p].name);
+	snprintf(line, sizeof(line), "not attached (%s)%s%s", pl->mech[0] ? pl->mech : "unknown",
+		 pl->reason[0] ? ": " : "", pl->reason);
+	wrap_at(f, 4, line);
+}
+
 static void print_funcs(FILE *f, const struct kw_recording *r)
 {
 	char c[5][16], tot[16], cnt[16];
@@ -166,8 +181,12 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		const struct kw_hist *h = &fn->dur;
 		const char *name = kw_probe_descs[i].name;
 
-		if (!kw_probe_in_arch(i, r->meta.arch) || !attached(r, i))
+		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
+		if (!attached(r, i)) {
+			not_attached(f, r, i);
+			continue;
+		}
 		kw_fmt_count(cnt, sizeof(cnt), fn->calls);
 		if (strlen(name) > 20)
 			fprintf(f, "  %s\n  %-20s", name, "");
@@ -247,47 +266,65 @@ static void print_visits(FILE *f, const struct kw_recording *r)
 	}
 }
 
-static void print_flushes(FILE *f, const struct kw_recording *r)
+static void print_zaps(FILE *f, const struct kw_recording *r)
+{
+	const __u64 *c = r->counters;
+
+	fprintf(f, "  tdp_mmu_zap_leafs: gfns in ranges %llu, present leaves zapped %llu\n",
+		(unsigned long long)c[KW_C_ZAP_GFNS], (unsigned long long)c[KW_C_ZAP_ZAPPED]);
+	if (kw_plan_attached(&r->plan[KW_P_TDP_ITER_NEXT]))
+		fprintf(f, "  tdp_mmu_zap_leafs: 4K entries visited %llu, mmu_lock yields %llu\n",
+			(unsigned long long)c[KW_C_ZAP_VISITS_4K],
+			(unsigned long long)c[KW_C_ZAP_YIELDS]);
+	else
+		fprintf(f, "  tdp_mmu_zap_leafs: entries visited not measured (tdp_iter_next "
+			   "not attached)\n");
+}
+
+static void print_unmaps(FILE *f, const struct kw_recording *r)
 {
 	const __u64 *c = r->counters;
 	char t1[16], t2[16];
 
-	if (!strcmp(r->meta.arch, "arm64") && (c[KW_C_UNMAP_CALLS] || attached(r, KW_P_S2_UNMAP))) {
-		rule(f, "Unmaps and range TLB flushes");
-		fprintf(f,
-			"  unmap calls %llu, valid leaves cleared %llu, calls that cleared none "
-			"%llu\n",
-			(unsigned long long)c[KW_C_UNMAP_CALLS],
-			(unsigned long long)c[KW_C_UNMAP_CLEARED],
-			(unsigned long long)c[KW_C_UNMAP_EMPTY]);
-		kw_fmt_ns(t1, sizeof(t1), c[KW_C_UNMAP_FLUSH_NS]);
-		kw_fmt_ns(t2, sizeof(t2), c[KW_C_EMPTY_FLUSH_NS]);
-		fprintf(f, "  flushes in unmaps %llu (%.2f per unmap, %s)\n",
-			(unsigned long long)c[KW_C_UNMAP_FLUSHES],
-			c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS]
-					    : 0,
-			t1);
-		fprintf(f, "  empty flushes %llu (by unmaps that cleared no leaf, %s)\n",
-			(unsigned long long)c[KW_C_EMPTY_FLUSHES], t2);
-		fprintf(f, "  %-30s %12s %14s\n", "flushes by enclosing operation", "flushes",
-			"pages");
-		for (int e = 0; e < KW_NR_ENCL; e++)
-			fprintf(f, "    %-28s %12llu %14llu\n", kw_encl_names[e],
-				(unsigned long long)c[KW_C_FLUSH_ENCL + e],
-				(unsigned long long)c[KW_C_FLUSH_ENCL_PAGES + e]);
+	rule(f, "Unmaps and range TLB flushes");
+	fprintf(f, "  unmap calls %llu, valid leaves cleared %llu, calls that cleared none %llu\n",
+		(unsigned long long)c[KW_C_UNMAP_CALLS], (unsigned long long)c[KW_C_UNMAP_CLEARED],
+		(unsigned long long)c[KW_C_UNMAP_EMPTY]);
+	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
+		fprintf(f, "  flushes not measured: no range TLB flush probe attached (see "
+			   "Functions)\n");
+		return;
 	}
+	kw_fmt_ns(t1, sizeof(t1), c[KW_C_UNMAP_FLUSH_NS]);
+	kw_fmt_ns(t2, sizeof(t2), c[KW_C_EMPTY_FLUSH_NS]);
+	fprintf(f, "  flushes in unmaps %llu (%.2f per unmap, %s)\n",
+		(unsigned long long)c[KW_C_UNMAP_FLUSHES],
+		c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS] : 0, t1);
+	fprintf(f, "  empty flushes %llu (by unmaps that cleared no leaf, %s)\n",
+		(unsigned long long)c[KW_C_EMPTY_FLUSHES], t2);
+	fprintf(f, "  %-30s %12s %14s\n", "flushes by enclosing operation", "flushes", "pages");
+	for (int e = 0; e < KW_NR_ENCL; e++)
+		fprintf(f, "    %-28s %12llu %14llu\n", kw_encl_names[e],
+			(unsigned long long)c[KW_C_FLUSH_ENCL + e],
+			(unsigned long long)c[KW_C_FLUSH_ENCL_PAGES + e]);
+}
+
+static void print_flushes(FILE *f, const struct kw_recording *r)
+{
+	const __u64 *c = r->counters;
+
+	if (!strcmp(r->meta.arch, "arm64") && (c[KW_C_UNMAP_CALLS] || attached(r, KW_P_S2_UNMAP)))
+		print_unmaps(f, r);
 	if (!strcmp(r->meta.arch, "x86")) {
 		rule(f, "TDP MMU zaps and fast page faults");
-		fprintf(f, "  tdp_mmu_zap_leafs: gfns in ranges %llu, present leaves zapped %llu\n",
-			(unsigned long long)c[KW_C_ZAP_GFNS],
-			(unsigned long long)c[KW_C_ZAP_ZAPPED]);
-		if (kw_plan_attached(&r->plan[KW_P_TDP_ITER_NEXT]))
-			fprintf(f, "  tdp_mmu_zap_leafs: 4K entries visited %llu, mmu_lock yields %llu\n",
-				(unsigned long long)c[KW_C_ZAP_VISITS_4K],
-				(unsigned long long)c[KW_C_ZAP_YIELDS]);
+		if (!attached(r, KW_P_TDP_ZAP_LEAFS))
+			fprintf(f, "  tdp_mmu_zap_leafs: not attached (see Functions)\n");
 		else
-			fprintf(f, "  tdp_mmu_zap_leafs: entries visited not measured (tdp_iter_next "
-				   "not attached)\n");
+			print_zaps(f, r);
+		if (!attached(r, KW_P_FAST_PF)) {
+			fprintf(f, "  fast_page_fault: not attached (see Functions)\n");
+			return;
+		}
 		fprintf(f, "  fast_page_fault returns:");
 		for (int i = 0; i < KW_NR_PF_RET; i++)
 			if (c[KW_C_PF_RET + i])
@@ -429,8 +466,15 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
-		o = json_pack("{sssssssIsIsIsf}", "name", kw_probe_descs[i].name, "mechanism",
-			      r->plan[i].mech, "reason", r->plan[i].reason, "calls",
+		if (!attached(r, i)) {
+			/* no numbers for a probe that measured nothing (text: "not attached") */
+			o = json_pack("{sssssssb}", "name", kw_probe_descs[i].name, "mechanism",
+				      r->plan[i].mech, "reason", r->plan[i].reason, "attached", 0);
+			json_array_append_new(a, o);
+			continue;
+		}
+		o = json_pack("{sssssssbsIsIsIsf}", "name", kw_probe_descs[i].name, "mechanism",
+			      r->plan[i].mech, "reason", r->plan[i].reason, "attached", 1, "calls",
 			      (json_int_t)fn->calls, "missed", (json_int_t)fn->missed, "dropped",
 			      (json_int_t)fn->dropped, "bpf_ns_per_run",
 			      fn->bpf_runs ? (double)fn->bpf_ns / fn->bpf_runs : 0.0);
@@ -531,13 +575,22 @@ int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool js
 		return ferror(f) ? -EIO : 0;
 	}
 	a = json_array();
-	for (int i = 0; i < KW_NR_PROBES; i++)
-		if (kw_probe_in_arch(i, arch))
-			json_array_append_new(a, json_pack("{sssssssssss}", "name",
-							   kw_probe_descs[i].name, "family",
-							   kw_probe_descs[i].family, "mechanism",
-							   plan[i].mech, "function", plan[i].func,
-							   "reason", plan[i].reason));
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		json_t *o;
+
+		if (!kw_probe_in_arch(i, arch))
+			continue;
+		/* json_pack returns NULL on a format/argument mismatch: an element lost here
+		 * once made `probes --json` print [] */
+		o = json_pack("{ssssssssssss}", "name", kw_probe_descs[i].name, "family",
+			      kw_probe_descs[i].family, "mechanism", plan[i].mech, "function",
+			      plan[i].func, "reason", plan[i].reason, "what",
+			      kw_probe_descs[i].what);
+		if (!o || json_array_append_new(a, o)) {
+			json_decref(a);
+			return -ENOMEM;
+		}
+	}
 	err = json_dumpf(a, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(a);
 	fputc('\n', f);

@@ -112,11 +112,34 @@ static void quantiles(void)
 	ASSERT_NEAR(kw_hist_quantile(h, 0.99), 990, 64, "p99 of 1..1000");
 	ASSERT_NEAR(kw_hist_quantile(h, 0), 1, 0, "p0 is min");
 	ASSERT_NEAR(kw_hist_quantile(h, 1), 1000, 0, "p100 is max");
-	/* exact region: 0..15 each once, the median interpolates to 8 */
+	/* exact region: 0..15 each once; a one-value bucket is never interpolated, so the
+	 * median is the 8th of the 16 values */
 	memset(h, 0, sizeof(*h));
 	for (v = 0; v < 16; v++)
 		kw_hist_add(h, v);
-	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 8, 1e-9, "p50 of 0..15");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 7, 0, "p50 of 0..15");
+
+	/* "valid leaves cleared per unmap": 819 of 824 unmaps cleared 0, 5 cleared 1. Read as
+	 * p50 0.50 / p90 0.91 / p99 1.00 while the bucket of 0 was interpolated. */
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 819; i++)
+		kw_hist_add(h, 0);
+	for (i = 0; i < 5; i++)
+		kw_hist_add(h, 1);
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 0, 0, "p50 of 819 zeros, 5 ones");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.9), 0, 0, "p90 of 819 zeros, 5 ones");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.99), 0, 0, "p99 of 819 zeros, 5 ones");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.999), 1, 0, "p99.9 of 819 zeros, 5 ones");
+
+	/* walk sizes: 89 % of walks exactly 1, the rest 4096 (read as p50 2) */
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 89; i++)
+		kw_hist_add(h, 1);
+	for (i = 0; i < 11; i++)
+		kw_hist_add(h, 4096);
+	ASSERT_NEAR(kw_hist_quantile(h, 0.5), 1, 0, "p50 of 89 ones, 11 x 4096");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.89), 1, 0, "p89 of 89 ones, 11 x 4096");
+	ASSERT_NEAR(kw_hist_quantile(h, 0.99), 4096, 0, "p99 of 89 ones, 11 x 4096");
 
 	/* one repeated value comes back exactly, in both the exact and the wide buckets */
 	memset(h, 0, sizeof(*h));
