@@ -177,7 +177,11 @@ static const struct argp probes_argp = {
 	probes_options, parse_common, NULL,
 	"Shows how each probe attaches on this kernel: fentry, kprobe, tracepoint, or unavailable "
 	"with the reason (not in this kernel, not traceable, runs at EL2, refused with an errno). "
-	"The plan comes from really loading and attaching, then detaching.\n\n"
+	"The plan comes from really loading and attaching, then detaching. The tracepoint "
+	"fallbacks need tracefs: when /sys/kernel/tracing is not mounted, kvmwalk uses debugfs's "
+	"tracing/ if debugfs is mounted, else mounts tracefs at /sys/kernel/tracing (as systemd "
+	"does at boot); where it cannot (a container without CAP_SYS_ADMIN), the reason says so "
+	"and names the command that fixes it.\n\n"
 	"USAGE: kvmwalk probes [--json] [--attach auto|fentry|kprobe]"
 	"\vExamples:\n  kvmwalk probes\n  kvmwalk probes --attach kprobe --json\n\n"
 	"Exit status: 0, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, "
