@@ -114,6 +114,13 @@ $(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
 
 $(OUT)/loader.o: $(OUT)/kvmwalk.skel.h
 
+# The KVM ioctl names, from the <linux/kvm.h> the compiler sees (scripts/gen-ioctls).
+$(OUT)/kvm_ioctls.h: scripts/gen-ioctls | deps-build
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)scripts/gen-ioctls $(CC) $@
+$(OUT)/record.o: $(OUT)/kvm_ioctls.h
+
 $(OUT)/kvmwalk: $(KVMWALK_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) -static $^ -o $@ $(LDLIBS)
@@ -131,12 +138,17 @@ $(HOSTOUT)/unit/tests.h: FORCE
 	$(Q)printf 'DEFINE_TEST(%s)\n' $(UNIT_TESTS) > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-UNIT_DEPS := tests/unit/runner.c tests/unit/test.h $(HOSTOUT)/unit/tests.h $(UNIT_SRCS) $(UNIT_LIB_SRCS) \
+UNIT_DEPS := tests/unit/runner.c tests/unit/test.h $(HOSTOUT)/unit/tests.h $(HOSTOUT)/unit/kvm_ioctls.h \
+	$(UNIT_SRCS) $(UNIT_LIB_SRCS) \
 	$(wildcard user/*.h user/load/*.h bpf/*.h)
 UNIT_CC = $(HOSTCC) $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -Itests/unit -I$(HOSTOUT)/unit \
 	tests/unit/runner.c $(UNIT_SRCS) $(UNIT_LIB_SRCS) -o $@ $(UNIT_LDLIBS)
 UNIT_LDLIBS := -ljansson -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(HOSTOUT)/unit/kvm_ioctls.h: scripts/gen-ioctls | deps-build
+	$(Q)mkdir -p $(@D)
+	$(Q)scripts/gen-ioctls $(HOSTCC) $@
 
 $(HOSTOUT)/unit/runner: $(UNIT_DEPS) | deps-build
 	$(call msg,CC,$@)
@@ -194,10 +206,12 @@ FUZZ_SECS ?= 60
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_SRCS := $(filter-out user/load/%,$(UNIT_LIB_SRCS))
 
-$(HOSTOUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard user/*.h bpf/*.h) | setup
+$(HOSTOUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard user/*.h bpf/*.h) \
+		$(HOSTOUT)/unit/kvm_ioctls.h | setup
 	$(call msg,CLANG,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -fsanitize=fuzzer,address,undefined \
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -I$(HOSTOUT)/unit \
+		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all $< $(FUZZ_LIB_SRCS) -o $@ -ljansson -lm
 
 .PHONY: fuzz

@@ -312,6 +312,7 @@ struct trig_row {
 	int probe, trigger;
 	__u32 cmd, pid;
 	__u64 calls, ns;
+	const char *ioctl; /* kw_trig_ioctl() of the row, NULL if unknown */
 };
 
 static int trig_cmp(const void *a, const void *b)
@@ -347,7 +348,8 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 					     t->trigger == KW_T_IOCTL ? t->cmd : 0,
 					     o->per_vm ? t->pid : 0,
 					     t->calls,
-					     t->ns };
+					     t->ns,
+					     kw_trig_ioctl(t) };
 		if (rows[n].probe < 0 || rows[n].probe >= KW_NR_PROBES)
 			rows[n].probe = 0;
 		if (rows[n].trigger < 0 || rows[n].trigger >= KW_NR_TRIGGERS)
@@ -381,7 +383,7 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 			const char *ioctl = "none";
 
 			if (t->trigger == KW_T_IOCTL) {
-				ioctl = kw_ioctl_name(t->cmd);
+				ioctl = t->ioctl;
 				if (!ioctl) {
 					snprintf(cmd, sizeof(cmd), "0x%08x", t->cmd);
 					ioctl = cmd;

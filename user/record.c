@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <jansson.h>
+#include <linux/kvm.h>
 
 #include "record.h"
 
@@ -134,34 +135,15 @@ bool kw_probe_in_arch(int probe, const char *arch)
 	return !*a || !strcmp(a, arch);
 }
 
-/* KVM ioctls by number (linux/kvm.h; the ones in 6.x uapi headers of every supported host). */
+/*
+ * Every KVM ioctl of this arch by number, generated at build time from <linux/kvm.h>
+ * (scripts/gen-ioctls), so no number is copied by hand.
+ */
 static const struct {
 	unsigned int cmd;
 	const char *name;
 } kw_ioctls[] = {
-	{ 0x4020ae46, "KVM_SET_USER_MEMORY_REGION" },
-	{ 0x40a0ae49, "KVM_SET_USER_MEMORY_REGION2" },
-	{ 0x4010ae42, "KVM_GET_DIRTY_LOG" },
-	{ 0xc018aec0, "KVM_CLEAR_DIRTY_LOG" },
-	{ 0x0000ae80, "KVM_RUN" },
-	{ 0x4068aea3, "KVM_ENABLE_CAP" },
-	{ 0x0000ae41, "KVM_CREATE_VCPU" },
-	{ 0x8020aeaf, "KVM_ARM_PREFERRED_TARGET" },
-	{ 0x4020aeae, "KVM_ARM_VCPU_INIT" },
-	{ 0x4010aeac, "KVM_SET_ONE_REG" },
-	{ 0x4010aeab, "KVM_GET_ONE_REG" },
-	{ 0x4138ae84, "KVM_SET_SREGS" },
-	{ 0x8138ae83, "KVM_GET_SREGS" },
-	{ 0x4090ae82, "KVM_SET_REGS" },
-	{ 0x8090ae81, "KVM_GET_REGS" },
-	{ 0x0000ae03, "KVM_CHECK_EXTENSION" },
-	{ 0x0000ae00, "KVM_GET_API_VERSION" },
-	{ 0x0000ae01, "KVM_CREATE_VM" },
-	{ 0x0000ae04, "KVM_GET_VCPU_MMAP_SIZE" },
-	{ 0x0000ae47, "KVM_SET_TSS_ADDR" },
-	{ 0x4008ae48, "KVM_SET_IDENTITY_MAP_ADDR" },
-	{ 0x4008ae90, "KVM_SET_CPUID2" },
-	{ 0x4008ae89, "KVM_SET_MSRS" },
+#include "kvm_ioctls.h"
 };
 
 const char *kw_ioctl_name(unsigned int cmd)
@@ -170,6 +152,11 @@ const char *kw_ioctl_name(unsigned int cmd)
 		if (kw_ioctls[i].cmd == cmd)
 			return kw_ioctls[i].name;
 	return NULL;
+}
+
+const char *kw_trig_ioctl(const struct kw_trig *t)
+{
+	return t->ioctl[0] ? t->ioctl : kw_ioctl_name(t->cmd);
 }
 
 __u64 kw_recording_measured_ns(const struct kw_recording *r)
@@ -422,7 +409,7 @@ static json_t *recording_json(const struct kw_recording *r)
 	a = json_array();
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
-		const char *n = kw_ioctl_name(t->cmd);
+		const char *n = kw_trig_ioctl(t);
 		char buf[32];
 
 		if (!n) {
@@ -671,6 +658,10 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		if (t.probe < 0 || t.trigger < 0)
 			continue;
 		t.cmd = get_u64(o, "cmd");
+		/* a name, not the hex that stands for an unknown number */
+		get_str(o, "ioctl", t.ioctl, sizeof(t.ioctl));
+		if (strncmp(t.ioctl, "KVM_", 4))
+			t.ioctl[0] = 0;
 		t.pid = get_u64(o, "pid");
 		t.calls = get_u64(o, "calls");
 		t.ns = get_u64(o, "ns");

@@ -39,7 +39,7 @@ extern const char *const kw_encl_names[KW_NR_ENCL];
 extern const char *const kw_walker_names[KW_NR_WALKERS];
 const char *kw_outcome_name(int walker, int outcome);
 int kw_probe_by_name(const char *name);
-/* Name of a KVM ioctl command ("KVM_RUN"), or NULL. */
+/* Name of a KVM ioctl command ("KVM_RUN") on the arch kvmwalk was built for, or NULL. */
 const char *kw_ioctl_name(unsigned int cmd);
 
 /* How one probe is attached (filled by the loader). */
@@ -72,7 +72,15 @@ struct kw_trig {
 	__u32 cmd;
 	__u32 pid;
 	__u64 calls, ns;
+	/* the ioctl's name as the recording has it (the recording host's arch), "" if none */
+	char ioctl[32];
 };
+
+/*
+ * The name of a trigger row's ioctl, or NULL: the name its recording holds (so an arm64
+ * recording read on x86 keeps KVM_ARM_VCPU_INIT), else this build's table.
+ */
+const char *kw_trig_ioctl(const struct kw_trig *t);
 
 struct kw_param {
 	char name[96]; /* module/parameter */

@@ -105,12 +105,12 @@ static void fill_arm64(struct kw_recording *r)
 						.bytes = 4096 });
 	/* the same trigger key in two VMMs: merged unless --per-vm */
 	kw_recording_add_trig(r,
-			      &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 100, 60, 4000 });
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 200, 4, 300 });
+			      &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 100, 60, 4000, "" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 200, 4, 300, "" });
 	kw_recording_add_trig(
-		r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1, 1500000 });
+		r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1, 1500000, "" });
 	kw_recording_add_trig(r,
-			      &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2, 20 });
+			      &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2, 20, "" });
 }
 
 static void fill_x86(struct kw_recording *r)
@@ -141,8 +141,8 @@ static void fill_x86(struct kw_recording *r)
 	snprintf(r->pf_ret_names[2], 32, "RET_PF_EMULATE");
 	snprintf(r->pf_ret_names[3], 32, "RET_PF_WRITE_PROTECTED");
 	kw_recording_add_trig(
-		r, &(struct kw_trig){ KW_P_TDP_ZAP_LEAFS, KW_T_NOTIFIER, 0, 77, 100, 600000 });
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 77, 10, 2560 });
+		r, &(struct kw_trig){ KW_P_TDP_ZAP_LEAFS, KW_T_NOTIFIER, 0, 77, 100, 600000, "" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 77, 10, 2560, "" });
 }
 
 static bool golden(const struct kw_recording *r, const struct prom_opts *o, const char *name)

@@ -19,10 +19,10 @@ void kw_test_recording_fixture(struct kw_recording *r)
 		{ "stage2_map_walker", 0xffff800080122000ULL, 0xb, 0, 19, 1170000, 33566720 },
 	};
 	static const struct kw_trig trigs[] = {
-		{ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 116, 16, 20100000 },
-		{ KW_P_PGT_WALK, KW_T_FAULT, 0, 116, 8227, 60000000 },
-		{ KW_P_S2_UNMAP, KW_T_IOCTL, 0x4020ae46, 116, 1, 15000000 },
-		{ KW_P_PGT_WALK, KW_T_OTHER, 0, 51, 3, 139000 },
+		{ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 116, 16, 20100000, "" },
+		{ KW_P_PGT_WALK, KW_T_FAULT, 0, 116, 8227, 60000000, "" },
+		{ KW_P_S2_UNMAP, KW_T_IOCTL, 0x4020ae46, 116, 1, 15000000, "" },
+		{ KW_P_PGT_WALK, KW_T_OTHER, 0, 51, 3, 139000, "" },
 	};
 
 	memset(r, 0, sizeof(*r));
@@ -163,7 +163,35 @@ void test_record(void)
 	ASSERT_EQ(kw_recording_parse(&back, "not json", err, sizeof(err)), -EINVAL,
 		  "not JSON is refused");
 	ASSERT_STREQ(kw_ioctl_name(0x4020ae46), "KVM_SET_USER_MEMORY_REGION", "ioctl name");
+	/* the ones a real QEMU's migration made that the hand-written table lacked */
+	ASSERT_STREQ(kw_ioctl_name(0x4008ae61), "KVM_IRQ_LINE", "generated: KVM_IRQ_LINE");
+	ASSERT_STREQ(kw_ioctl_name(0xc00caee0), "KVM_CREATE_DEVICE", "generated: KVM_CREATE_DEVICE");
+	ASSERT_STREQ(kw_ioctl_name(0xaec7), "KVM_RESET_DIRTY_RINGS", "generated: KVM_RESET_DIRTY_RINGS");
+	ASSERT_STREQ(kw_ioctl_name(0xae80), "KVM_RUN", "generated: KVM_RUN");
+	ASSERT_TRUE(!kw_ioctl_name(0x1234), "unknown number: no name");
 	ASSERT_EQ(kw_probe_by_name("stage2_split_walker"), KW_P_SPLIT_WALKER, "probe by name");
+
+	/* A recording names its ioctls as its host's arch does: read on another arch (arm64's
+	 * KVM_ARM_VCPU_INIT has no struct kvm_vcpu_init on x86), the recording's name is kept. */
+	{
+		struct kw_trig t = { KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020aeae, 1, 1, 1, "" };
+		char *c;
+		size_t clen;
+
+		kw_recording_free(&back);
+		memset(&back, 0, sizeof(back));
+		snprintf(back.meta.arch, sizeof(back.meta.arch), "arm64");
+		snprintf(t.ioctl, sizeof(t.ioctl), "KVM_ARM_VCPU_INIT");
+		kw_recording_add_trig(&back, &t);
+		c = to_json(&back, &clen);
+		kw_recording_free(&back);
+		if (ASSERT_TRUE(c, "write arm64 trigger") &&
+		    ASSERT_EQ(kw_recording_parse(&back, c, err, sizeof(err)), 0, err) &&
+		    ASSERT_EQ(back.ntrigs, 1, "one trigger row"))
+			ASSERT_STREQ(kw_trig_ioctl(&back.trigs[0]), "KVM_ARM_VCPU_INIT",
+				     "the recording's ioctl name");
+		free(c);
+	}
 out:
 	kw_recording_free(&back);
 	kw_recording_free(&r);
