@@ -94,7 +94,7 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 BPF_FAMILIES_arm64 := pgtable trigger
 BPF_FAMILIES_x86 := tdp trigger
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
-KVMWALK_SRCS := user/main.c user/loader.c user/tracefs.c user/record.c user/report.c user/top.c user/hist.c \
+KVMWALK_SRCS := user/main.c user/loader.c user/tracefs.c user/record.c user/outfile.c user/report.c user/top.c user/hist.c \
 	user/prom.c user/serve.c user/stats.c user/compare.c user/compare_cmd.c user/compare_plot.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
@@ -231,7 +231,7 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 # benchmark always times the current probe bodies). scripts/bench installs bpftrace and mounts
 # tracefs when needed, then runs it; BENCH_ARGS are passed on (e.g. BENCH_ARGS="-r 21 --cpu 1").
 BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/empty.c user/bench/table.c \
-	user/bench/userspace.c user/stats.c user/hist.c user/record.c user/report.c user/prom.c
+	user/bench/userspace.c user/stats.c user/hist.c user/record.c user/outfile.c user/report.c user/prom.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o
@@ -282,13 +282,15 @@ soak: setup
 # otherwise): privileges, exposition, textfile (test-serve); malformed and oversized requests, a
 # slow client, connection floods while a well-behaved client scrapes (test-serve-abuse); a real
 # Prometheus server scraping it while kvmwalk-load makes KVM ioctls, its HTTP API's trigger counts
-# equal to the load's --json (test-prometheus, ~15 s). Part of promcheck, so of make test.
+# equal to the load's --json (test-prometheus, ~15 s); record -o refusing an unwritable output
+# before attaching, keeping FILE.old, surviving a full disk (test-record-output, ~3 s). Part of
+# promcheck, so of make test.
 .PHONY: servecheck
 servecheck: setup
 	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk build/$(HOST_ARCH)/kvmwalk-load
 	$(Q)mkdir -p $(HOSTOUT)
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "servecheck: skipped (needs root)"; else \
-		for t in test-serve test-serve-abuse test-prometheus; do \
+		for t in test-serve test-serve-abuse test-prometheus test-record-output; do \
 			tests/prom/$$t build/$(HOST_ARCH)/kvmwalk > $(HOSTOUT)/$$t.log 2>&1; rc=$$?; \
 			tail -n 1 $(HOSTOUT)/$$t.log; \
 			[ $$rc = 0 ] || { grep FAIL $(HOSTOUT)/$$t.log; exit 1; }; \

@@ -4,15 +4,18 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "compare.h"
 #include "loader.h"
+#include "outfile.h"
 #include "record.h"
 #include "report.h"
 #include "serve.h"
@@ -65,6 +68,7 @@ struct common {
 	struct loader_opts lo;
 	bool json;
 	const char *out;
+	struct kw_outfile of; /* record: out's directory, checked and opened while parsing */
 	double duration, interval;
 	bool once;
 	char **cmd;
@@ -82,6 +86,30 @@ static double parse_secs(const char *arg, struct argp_state *state, const char *
 		argp_error(state, "%s must be a number of seconds from %g to %.0f, not '%s'", what,
 			   min, max, arg);
 	return v;
+}
+
+/*
+ * record -o: a file that cannot be written is found now, before anything is attached, not after
+ * the recording. The directory stays open for the write at the end (outfile.h).
+ */
+static void check_output(struct common *c, struct argp_state *state)
+{
+	char old[sizeof(c->of.base) + 4];
+	struct stat st;
+	int err = kw_outfile_open(&c->of, c->out);
+
+	if (err == -EINVAL || err == -ENAMETOOLONG)
+		argp_error(state, "-o %s names no file%s", c->out,
+			   err == -ENAMETOOLONG ? " (the name is too long)" : "");
+	if (err)
+		argp_error(state, "-o %s: cannot create files in %s: %s", c->out, c->of.dir,
+			   strerror(-err));
+	if (!fstatat(c->of.dirfd, c->of.base, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode))
+		argp_error(state, "-o %s is a directory", c->out);
+	snprintf(old, sizeof(old), "%s.old", c->of.base);
+	if (!fstatat(c->of.dirfd, old, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode))
+		argp_error(state, "-o %s: %s.old (for the previous recording) is a directory",
+			   c->out, c->out);
 }
 
 static error_t parse_common(int key, char *arg, struct argp_state *state)
@@ -147,6 +175,10 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		c->ncmd = state->argc - state->next + 1;
 		state->next = state->argc;
 		break;
+	case ARGP_KEY_END:
+		if (c->out && strcmp(c->out, "-"))
+			check_output(c, state);
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -207,7 +239,10 @@ static int cmd_probes(int argc, char **argv)
 
 static const struct argp_option record_options[] = {
 	{ "output", 'o', "FILE", 0,
-	  "write the recording here (default kvmwalk.json; - for stdout)" },
+	  "write the recording here (default kvmwalk.json; - for stdout). Its directory is checked "
+	  "before anything is attached; the recording goes to a temporary file there, renamed over "
+	  "FILE when complete, and a previous FILE is kept as FILE.old. A failed write (a full "
+	  "disk) leaves FILE as it was." },
 	{ "duration", 'd', "SECS", 0, "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
 	{ "interval", OPT_INTERVAL, "SECS", 0,
 	  "also keep per-interval snapshots of calls and time (for phase plots)" },
@@ -232,8 +267,9 @@ static const struct argp record_argp = {
 	"  kvmwalk record -d 10 -o idle.json\n"
 	"  kvmwalk record -o split.json -- kvmwalk-load --scenario split\n"
 	"  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o migration.json\n\n"
-	"Exit status: the command's, else 0; 1 error, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no "
-	"kernel BTF, 5 not a KVM host, 6 a --probe is unavailable."
+	"Exit status: the command's, else 0; 1 error (the recording could not be written, ...), 2 "
+	"usage (a bad option value, an -o directory that is missing or not writable), 3 not root "
+	"/ no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, 6 a --probe is unavailable."
 };
 
 static void interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
@@ -249,7 +285,9 @@ static void interval_delta(struct kw_interval *iv, const struct kw_recording *cu
 
 static int cmd_record(int argc, char **argv)
 {
-	struct common c = { .lo = { .attach = "auto", .visits = true }, .out = "kvmwalk.json" };
+	struct common c = { .lo = { .attach = "auto", .visits = true },
+			    .out = "kvmwalk.json",
+			    .of = { .dirfd = -1 } };
 	struct kw_recording r = {}, snap = {};
 	struct kw_interval *ivs = NULL, last = {};
 	size_t nivs = 0;
@@ -261,8 +299,10 @@ static int cmd_record(int argc, char **argv)
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
 	install_signals();
 	l = loader__open(&c.lo, &code);
-	if (!l)
+	if (!l) {
+		kw_outfile_close(&c.of);
 		return code;
+	}
 	if (loader__stats_start(l))
 		fprintf(stderr,
 			"kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
@@ -358,12 +398,13 @@ static int cmd_record(int argc, char **argv)
 		kill(child, SIGTERM);
 		waitpid(child, &status, 0);
 	}
-	if (kw_recording_save(&r, c.out))
+	if (kw_recording_save(&r, c.out, &c.of))
 		ret = ret ?: KW_EXIT_ERROR;
 	else if (strcmp(c.out, "-"))
 		fprintf(stderr, "kvmwalk: wrote %s (%.1f s)\n", c.out, r.meta.duration_s);
 cleanup:
 	loader__destroy(l);
+	kw_outfile_close(&c.of);
 	kw_recording_free(&r);
 	kw_recording_free(&snap);
 	free(ivs);

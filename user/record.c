@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 #include <linux/kvm.h>
 
+#include "outfile.h"
 #include "record.h"
 
 const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES] = {
@@ -455,28 +457,46 @@ int kw_recording_write(const struct kw_recording *r, FILE *f)
 	json_t *root = recording_json(r);
 	int err;
 
+	errno = 0;
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 	json_decref(root);
+	/* the write's errno (ENOSPC) says more than "I/O error" */
 	if (err || fputc('\n', f) == EOF)
-		return -EIO;
+		return errno ? -errno : -EIO;
 	return 0;
 }
 
-int kw_recording_save(const struct kw_recording *r, const char *path)
+static int put_recording(FILE *f, void *arg)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	return kw_recording_write(arg, f);
+}
+
+int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of)
+{
+	mode_t umask_now = umask(0);
 	int err;
 
-	if (!f) {
-		err = -errno;
-		fprintf(stderr, "kvmwalk: cannot write %s: %s\n", path, strerror(errno));
+	umask(umask_now);
+	if (!strcmp(path, "-")) {
+		err = kw_recording_write(r, stdout);
+		if (fflush(stdout))
+			err = err ?: -errno;
+		if (err)
+			fprintf(stderr, "kvmwalk: writing the recording to stdout failed: %s\n",
+				strerror(-err));
 		return err;
 	}
-	err = kw_recording_write(r, f);
-	if (f != stdout && fclose(f))
-		err = err ?: -errno;
-	if (err)
-		fprintf(stderr, "kvmwalk: writing %s failed: %s\n", path, strerror(-err));
+	/* the mode fopen(path, "w") would give; synced: a recording is worth a disk flush */
+	err = kw_outfile_replace(of, 0666 & ~umask_now, KW_OUTFILE_SYNC | KW_OUTFILE_KEEP_OLD,
+				 put_recording, (void *)r);
+	if (of->kept_old)
+		fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", path, path);
+	if (err && of->tmp_left)
+		fprintf(stderr, "kvmwalk: writing %s failed: %s; the recording is in %s/%s\n", path,
+			strerror(-err), of->dir, of->tmp);
+	else if (err)
+		fprintf(stderr, "kvmwalk: writing %s failed: %s (%s is left as it was)\n", path,
+			strerror(-err), path);
 	return err;
 }
 

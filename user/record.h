@@ -158,7 +158,13 @@ void kw_recording_sort(struct kw_recording *r);
 
 /* JSON out and in. Return 0 or -errno; read fails with -EPROTO on another schema. */
 int kw_recording_write(const struct kw_recording *r, FILE *f);
-int kw_recording_save(const struct kw_recording *r, const char *path);
+struct kw_outfile;
+/*
+ * path "-": stdout. Otherwise through of (kw_outfile_open() of path, done before recording
+ * began): a temporary file renamed over path, a previous file kept as path.old, both said on
+ * stderr; on failure path is left as it was (outfile.h).
+ */
+int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of);
 int kw_recording_load(struct kw_recording *r, const char *path, char *err, size_t errlen);
 int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size_t errlen);
 

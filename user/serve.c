@@ -45,6 +45,7 @@
 #include <microhttpd.h>
 
 #include "loader.h"
+#include "outfile.h"
 #include "prom.h"
 #include "serve.h"
 
@@ -455,14 +456,8 @@ static int listen_on(const char *spec)
 
 /* ---- textfile -------------------------------------------------------------------------------- */
 
-struct textfile {
-	int dirfd; /* the directory, opened once: a later rename of a parent cannot redirect us */
-	char base[256];
-	char tmp[300];
-};
-
 /* The target may be missing or a regular file; a symlink or anything else is refused. */
-static int textfile_check_target(const struct textfile *t, const char *path)
+static int textfile_check_target(const struct kw_outfile *t, const char *path)
 {
 	struct stat st;
 
@@ -484,86 +479,55 @@ static int textfile_check_target(const struct textfile *t, const char *path)
 	return 0;
 }
 
-static int textfile_open(struct textfile *t, const char *path)
+static int textfile_open(struct kw_outfile *t, const char *path)
 {
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
 	struct stat st;
 	int err;
 
-	t->dirfd = -1;
-	if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	else
-		snprintf(dir, sizeof(dir), ".");
-	snprintf(t->base, sizeof(t->base), "%s", slash ? slash + 1 : path);
-	if (!t->base[0] || !strcmp(t->base, ".") || !strcmp(t->base, "..")) {
+	/* the temporary name does not end in .prom: node_exporter never reads a partial file */
+	err = kw_outfile_open(t, path);
+	if (err == -EINVAL) {
 		fprintf(stderr, "kvmwalk serve: --textfile %s names no file\n", path);
-		return -EINVAL;
+		return err;
 	}
-	/* not *.prom: node_exporter must never read a half-written file */
-	snprintf(t->tmp, sizeof(t->tmp), ".%s.%d.tmp", t->base, (int)getpid());
-	t->dirfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-	if (t->dirfd < 0 || fstat(t->dirfd, &st)) {
-		err = -errno;
-		fprintf(stderr, "kvmwalk serve: --textfile directory %s: %s\n", dir,
+	if (err || fstat(t->dirfd, &st)) {
+		err = err ?: -errno;
+		fprintf(stderr, "kvmwalk serve: --textfile directory %s: %s\n", t->dir,
 			strerror(-err));
 		return err;
 	}
 	/* Anyone could swap the file under us in a world-writable directory without sticky bit. */
 	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
 		fprintf(stderr, "kvmwalk serve: %s is world-writable: choose another directory\n",
-			dir);
+			t->dir);
 		return -EPERM;
 	}
 	return textfile_check_target(t, path);
 }
 
-static int textfile_write(const struct textfile *t, const char *path, const char *buf, size_t len)
+struct span {
+	const char *buf;
+	size_t len;
+};
+
+static int put_span(FILE *f, void *arg)
 {
-	size_t off = 0;
-	int fd, err = 0;
+	const struct span *s = arg;
+
+	return fwrite(s->buf, 1, s->len, f) == s->len ? 0 : -(errno ?: EIO);
+}
+
+static int textfile_write(struct kw_outfile *t, const char *path, const char *buf, size_t len)
+{
+	struct span s = { buf, len };
+	int err;
 
 	if ((err = textfile_check_target(t, path)))
 		return err;
-	/* O_EXCL|O_NOFOLLOW: a file or link planted under the temporary name is never followed */
-	unlinkat(t->dirfd, t->tmp, 0);
-	fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = -errno;
-		goto cleanup;
-	}
 	/* 0644 whatever the umask: readable by node_exporter, writable by us only */
-	if (fchmod(fd, 0644)) {
-		err = -errno;
-		goto cleanup;
-	}
-	while (off < len) {
-		ssize_t n = write(fd, buf + off, len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto cleanup;
-		}
-		off += n;
-	}
-	if (close(fd)) {
-		fd = -1;
-		err = -errno;
-		goto cleanup;
-	}
-	fd = -1;
-	if (renameat(t->dirfd, t->tmp, t->dirfd, t->base))
-		err = -errno;
-cleanup:
-	if (fd >= 0)
-		close(fd);
-	if (err) {
-		unlinkat(t->dirfd, t->tmp, 0);
+	err = kw_outfile_replace(t, 0644, 0, put_span, &s);
+	if (err)
 		fprintf(stderr, "kvmwalk serve: writing %s: %s\n", path, strerror(-err));
-	}
 	return err;
 }
 
@@ -725,7 +689,7 @@ static double now_s(int clock)
 
 /* One read of the maps and one rendering; on a failed read the previous text stays served. */
 static void refresh(struct loader *l, const struct serve_opts *o, struct prom_facts *facts,
-		    const struct textfile *tf)
+		    struct kw_outfile *tf)
 {
 	struct kw_recording r = {};
 	struct prom_opts po = { .buckets = o->buckets, .per_vm = o->per_vm, .facts = facts };
@@ -758,7 +722,7 @@ int serve_main(int argc, char **argv)
 {
 	struct serve_opts o = { .lo = { .attach = "auto", .visits = true }, .interval = 5 };
 	struct prom_facts facts = { .version = NULL };
-	struct textfile tf = { .dirfd = -1 };
+	struct kw_outfile tf = { .dirfd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct MHD_Daemon *d = NULL;
 	struct kw_recording r = {};
@@ -838,7 +802,7 @@ cleanup:
 	if (tf.dirfd >= 0) {
 		if (!ret)
 			unlinkat(tf.dirfd, tf.base, 0);
-		close(tf.dirfd);
+		kw_outfile_close(&tf);
 	}
 	loader__destroy(l);
 	kw_recording_free(&r);
