@@ -11,7 +11,7 @@
 #include "kw.bpf.h"
 
 /* kw.bpf.h declares it; trigger.bpf.c defines it in kvmwalk's own object. */
-const volatile __u32 kw_target_pid = 0;
+const volatile bool kw_filter_pids = false;
 /* The probe index whose statistics the kvmwalk pairs update: a timed probe with a size. */
 const volatile __u32 bench_probe = KW_P_TDP_ZAP_LEAFS;
 /* The size the kvmwalk pairs record on entry, as tdp_mmu_zap_leafs records its gfn range. */

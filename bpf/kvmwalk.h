@@ -157,5 +157,6 @@ struct kw_trig_val {
 #define KW_MAX_DEPTH 8	  /* kvm_pgtable_walk nesting tracked per task */
 #define KW_MAX_CBS 256
 #define KW_MAX_TRIGS 1024
+#define KW_MAX_PIDS 64 /* processes of --pid (the kw_pids map) */
 
 #endif /* KW_KVMWALK_H */

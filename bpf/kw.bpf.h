@@ -22,7 +22,19 @@
 #include "kvmwalk.h"
 
 /* Tunables, defined in trigger.bpf.c and set by the loader before load. */
-extern const volatile __u32 kw_target_pid; /* tgid to record, 0 = every task */
+extern const volatile bool kw_filter_pids; /* only the tgids in kw_pids, else every task */
+
+/*
+ * --pid: the processes (tgids) to record when kw_filter_pids is set. Filled by the loader after
+ * load and before attach; a map rather than rodata so that processes can be added and removed
+ * while recording (VMs found by name as they start).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KW_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} kw_pids SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -129,7 +141,10 @@ static __always_inline struct kw_probe_stats *kw_stats_of(__u32 probe)
 
 static __always_inline bool kw_skip(__u64 pid_tgid)
 {
-	return kw_target_pid && (__u32)(pid_tgid >> 32) != kw_target_pid;
+	__u32 tgid = pid_tgid >> 32;
+
+	/* rodata: without --pid the verifier removes the lookup as dead code, no cost per event */
+	return kw_filter_pids && !bpf_map_lookup_elem(&kw_pids, &tgid);
 }
 
 /*

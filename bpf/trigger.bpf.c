@@ -6,7 +6,7 @@
  */
 #include "kw.bpf.h"
 
-const volatile __u32 kw_target_pid = 0;
+const volatile bool kw_filter_pids = false;
 
 #define KVMIO 0xAE
 

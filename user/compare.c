@@ -551,12 +551,9 @@ static const char *get_visits(const struct kw_recording *r, const void *arg)
 
 static const char *get_pid(const struct kw_recording *r, const void *arg)
 {
-	static __thread char buf[24];
+	static __thread char buf[KW_MAX_PIDS * 11];
 
-	if (!r->meta.pid_filter)
-		return "none";
-	snprintf(buf, sizeof(buf), "%u", r->meta.pid_filter);
-	return buf;
+	return kw_meta_pids(&r->meta, buf, sizeof(buf), ",") ? buf : "none";
 }
 
 static const char *get_param(const struct kw_recording *r, const void *arg)
@@ -822,7 +819,7 @@ static int side_commands(struct kw_compare_side *s, const struct kw_recording *r
 	for (size_t i = 0; i < n; i++) {
 		const struct kw_meta *m = &r[i].meta;
 		size_t len = 2048, used;
-		char *d = malloc(len), num[32];
+		char *d = malloc(len), num[KW_MAX_PIDS * 11];
 
 		if (!d)
 			return -ENOMEM;
@@ -838,8 +835,10 @@ static int side_commands(struct kw_compare_side *s, const struct kw_recording *r
 			used += snprintf(d + used, len - used, " --attach %s", m->attach);
 		if (!m->visits)
 			used += snprintf(d + used, len - used, " --no-visits");
-		if (m->pid_filter)
-			used += snprintf(d + used, len - used, " --pid %u", m->pid_filter);
+		if (m->npid_filter) {
+			kw_meta_pids(m, num, sizeof(num), ",");
+			used += snprintf(d + used, len - used, " --pid %s", num);
+		}
 		if (paths) {
 			const char *base = strrchr(paths[i], '/');
 

@@ -768,7 +768,7 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 				strerror(errno));
 			goto fail;
 		}
-		l->skel->rodata->kw_target_pid = opts->pid;
+		l->skel->rodata->kw_filter_pids = opts->npids > 0;
 		/* on every try: each opens the object afresh */
 		test_map_size(l->skel->maps.kw_triggers, "KVMWALK_TEST_MAX_TRIGS", tries == 0);
 		test_map_size(l->skel->maps.kw_walk_cbs, "KVMWALK_TEST_MAX_CBS", tries == 0);
@@ -787,6 +787,15 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 			fprintf(stderr, "kvmwalk: loading the BPF object failed: %s\n",
 				strerror(-err));
 			goto fail;
+		}
+		/* --pid: in the map before the first program is attached */
+		for (__u32 i = 0; !err && i < opts->npids; i++) {
+			err = loader__add_pid(l, opts->pids[i]);
+			if (err) {
+				fprintf(stderr, "kvmwalk: cannot set the --pid filter: %s\n",
+					strerror(-err));
+				goto fail;
+			}
 		}
 		for (size_t i = 0; err && i < NR_PROGS_TABLE; i++) {
 			const struct probe_progs *pp = &progs_table[i];
@@ -859,6 +868,14 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 fail:
 	loader__destroy(l);
 	return NULL;
+}
+
+int loader__add_pid(struct loader *l, __u32 pid)
+{
+	__u8 one = 1;
+
+	return bpf_map__update_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), &one, sizeof(one),
+				    BPF_ANY);
 }
 
 const struct kw_plan *loader__plan(const struct loader *l)

@@ -24,7 +24,8 @@ enum kw_exit {
 
 struct loader_opts {
 	const char *attach; /* "auto", "fentry", "kprobe" */
-	__u32 pid;	    /* 0: every task */
+	__u32 pids[KW_MAX_PIDS]; /* --pid: only these processes (tgids) */
+	__u32 npids;		 /* 0: every task */
 	bool visits;	    /* per-entry callback probes */
 	const char *probes; /* comma-separated probe names to require and keep, NULL: all */
 	bool verbose;	    /* libbpf's messages */
@@ -44,6 +45,12 @@ int loader__collect(struct loader *l, struct kw_recording *r);
 /* Fills the host metadata of a recording (kernel, cmdline, CPU, KVM parameters, THP, ...). */
 void loader__meta(struct loader *l, struct kw_meta *m);
 const struct kw_plan *loader__plan(const struct loader *l);
+/*
+ * Adds a process to the --pid filter; while recording, it counts from its next event. Only with
+ * a filter (opts->npids > 0 at open): without one every task is recorded and the map is never
+ * read. 0 or -errno (-E2BIG: KW_MAX_PIDS processes already).
+ */
+int loader__add_pid(struct loader *l, __u32 pid);
 /* Detaches everything and frees; accepts NULL. */
 void loader__destroy(struct loader *l);
 

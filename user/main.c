@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "loader.h"
 #include "outfile.h"
+#include "pids.h"
 #include "record.h"
 #include "report.h"
 #include "serve.h"
@@ -115,7 +116,6 @@ static void check_output(struct common *c, struct argp_state *state)
 static error_t parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct common *c = state->input;
-	char *end;
 
 	switch (key) {
 	case OPT_ATTACH:
@@ -124,14 +124,10 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		c->lo.attach = arg;
 		break;
 	case 'p': {
-		/* PID_MAX_LIMIT is 4194304; strtoul would take "-1" and wrap 2^32 + 1 to 1 */
-		unsigned long long pid;
+		char err[160];
 
-		errno = 0;
-		pid = strtoull(arg, &end, 10);
-		if (*end || errno || !pid || pid > 4194304 || arg[0] == '-')
-			argp_error(state, "--pid takes a process id (1 to 4194304), not '%s'", arg);
-		c->lo.pid = pid;
+		if (kw_pids_parse(arg, c->lo.pids, &c->lo.npids, err, sizeof(err)))
+			argp_error(state, "%s", err);
 		break;
 	}
 	case OPT_NO_VISITS:
@@ -246,7 +242,9 @@ static const struct argp_option record_options[] = {
 	{ "duration", 'd', "SECS", 0, "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
 	{ "interval", OPT_INTERVAL, "SECS", 0,
 	  "also keep per-interval snapshots of calls and time (for phase plots)" },
-	{ "pid", 'p', "PID", 0, "only the tasks of this process (the VMM)" },
+	{ "pid", 'p', "PID[,PID...]", 0,
+	  "only these processes (the VMMs), every thread of each: process ids, comma-separated or "
+	  "in several --pid, at most 64; each must exist when kvmwalk starts (else exit 2)" },
 	{ "no-visits", OPT_NO_VISITS, NULL, 0,
 	  "leave out the per-entry callback probes (stage2_split_walker, stage2_unmap_walker), "
 	  "the costly ones" },
@@ -261,14 +259,16 @@ static const struct argp record_argp = {
 	"whose exit status kvmwalk then exits with. BPF run-time statistics are on while "
 	"recording, "
 	"so the recording holds the probes' own cost.\n\n"
-	"USAGE: kvmwalk record [-o FILE] [-d SECS] [--interval SECS] [--pid PID] [--no-visits] "
+	"USAGE: kvmwalk record [-o FILE] [-d SECS] [--interval SECS] [--pid PID,...] [--no-visits] "
 	"[--attach MODE] [-- CMD ARGS...]"
 	"\vExamples:\n"
 	"  kvmwalk record -d 10 -o idle.json\n"
 	"  kvmwalk record -o split.json -- kvmwalk-load --scenario split\n"
-	"  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o migration.json\n\n"
+	"  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o migration.json\n"
+	"  kvmwalk record --pid 4242,4243 -d 60 -o two-vms.json\n\n"
 	"Exit status: the command's, else 0; 1 error (the recording could not be written, ...), 2 "
-	"usage (a bad option value, an -o directory that is missing or not writable), 3 not root "
+	"usage (a bad option value, a --pid that does not exist, an -o directory that is missing "
+	"or not writable), 3 not root "
 	"/ no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, 6 a --probe is unavailable."
 };
 
@@ -367,7 +367,8 @@ static int cmd_record(int argc, char **argv)
 	}
 	loader__meta(l, &r.meta);
 	r.meta.duration_s = now_s() - start;
-	r.meta.pid_filter = c.lo.pid;
+	memcpy(r.meta.pid_filter, c.lo.pids, sizeof(r.meta.pid_filter));
+	r.meta.npid_filter = c.lo.npids;
 	r.meta.visits = c.lo.visits;
 	r.meta.exit_status = -1;
 	kw_meta_set_command(&r.meta, argc, argv);
@@ -478,7 +479,9 @@ static int cmd_report(int argc, char **argv)
 static const struct argp_option top_options[] = {
 	{ "interval", 'i', "SECS", 0, "refresh every SECS seconds (default 2)" },
 	{ "once", OPT_ONCE, NULL, 0, "print one interval and exit (no screen clearing)" },
-	{ "pid", 'p', "PID", 0, "only the tasks of this process" },
+	{ "pid", 'p', "PID[,PID...]", 0,
+	  "only these processes, every thread of each (comma-separated, at most 64; each must "
+	  "exist)" },
 	{ "no-visits", OPT_NO_VISITS, NULL, 0, "leave out the per-entry callback probes" },
 	ATTACH_OPTIONS,
 	{},
@@ -488,8 +491,12 @@ static const struct argp top_argp = {
 	top_options, parse_common, NULL,
 	"Live per-function call rates and latencies, refreshed every interval, like kvm_stat. "
 	"Ctrl-C ends it; nothing stays attached.\n\n"
-	"USAGE: kvmwalk top [--interval SECS] [--once] [--pid PID]"
-	"\vExamples:\n  kvmwalk top\n  kvmwalk top --once --interval 5"
+	"USAGE: kvmwalk top [--interval SECS] [--once] [--pid PID,...]"
+	"\vExamples:\n  kvmwalk top\n  kvmwalk top --once --interval 5\n"
+	"  kvmwalk top --pid $(pidof qemu-system-x86_64 | tr ' ' ,)\n\n"
+	"Exit status: 0; 1 error, 2 usage (a bad option value, a --pid that does not exist), 3 "
+	"not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, 6 a --probe is "
+	"unavailable."
 };
 
 static int cmd_top(int argc, char **argv)

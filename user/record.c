@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Recordings: the probe table, names, and the versioned JSON document (written with jansson). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -305,7 +306,7 @@ static json_t *hist_json(const struct kw_hist *h)
 
 static json_t *meta_json(const struct kw_meta *m)
 {
-	json_t *o = json_object(), *p = json_object();
+	json_t *o = json_object(), *p = json_object(), *a;
 
 	json_object_set_new(o, "tool_version", json_string(m->tool_version));
 	json_object_set_new(o, "arch", json_string(m->arch));
@@ -322,7 +323,10 @@ static json_t *meta_json(const struct kw_meta *m)
 	json_object_set_new(o, "command", json_string(m->command));
 	json_object_set_new(o, "kvmwalk_command", json_string(m->kvmwalk_command));
 	json_object_set_new(o, "exit_status", json_integer(m->exit_status));
-	json_object_set_new(o, "pid_filter", json_integer(m->pid_filter));
+	a = json_array();
+	for (__u32 i = 0; i < m->npid_filter && i < KW_MAX_PIDS; i++)
+		json_array_append_new(a, json_integer(m->pid_filter[i]));
+	json_object_set_new(o, "pid_filter", a);
 	json_object_set_new(o, "visits", json_boolean(m->visits));
 	json_object_set_new(o, "attach", json_string(m->attach));
 	for (size_t i = 0; i < m->nparams; i++)
@@ -554,6 +558,37 @@ static int index_of(const char *const *names, int n, const char *s)
 	return -1;
 }
 
+/* A list of process ids; recordings before lists hold one number, 0 for every task. */
+static void pid_filter_from(json_t *v, struct kw_meta *m)
+{
+	json_t *pv;
+	size_t i;
+
+	m->npid_filter = 0;
+	if (json_is_integer(v) && json_integer_value(v) > 0 &&
+	    json_integer_value(v) <= (json_int_t)UINT32_MAX)
+		m->pid_filter[m->npid_filter++] = json_integer_value(v);
+	json_array_foreach(v, i, pv)
+	{
+		json_int_t pid = json_integer_value(pv);
+
+		if (json_is_integer(pv) && pid > 0 && pid <= (json_int_t)UINT32_MAX &&
+		    m->npid_filter < KW_MAX_PIDS)
+			m->pid_filter[m->npid_filter++] = pid;
+	}
+}
+
+int kw_meta_pids(const struct kw_meta *m, char *buf, size_t len, const char *sep)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (__u32 i = 0; i < m->npid_filter && i < KW_MAX_PIDS; i++)
+		used += snprintf(buf + used, used < len ? len - used : 0, "%s%u", i ? sep : "",
+				 m->pid_filter[i]);
+	return m->npid_filter;
+}
+
 int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size_t errlen)
 {
 	json_t *root, *m, *a, *o, *v;
@@ -593,7 +628,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
-	r->meta.pid_filter = get_u64(m, "pid_filter");
+	pid_filter_from(json_object_get(m, "pid_filter"), &r->meta);
 	r->meta.visits = json_is_true(json_object_get(m, "visits"));
 	json_object_foreach(
 		json_object_get(m, "kvm_params"), k,

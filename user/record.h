@@ -109,7 +109,8 @@ struct kw_meta {
 	char command[512];	    /* the recorded command, "" for -d / Ctrl-C */
 	char kvmwalk_command[1024]; /* kvmwalk's own command line, shell-quoted; "" before 0.1 */
 	int exit_status;	    /* the command's, -1 if none */
-	__u32 pid_filter;
+	__u32 pid_filter[KW_MAX_PIDS]; /* --pid: the processes recorded */
+	__u32 npid_filter;	       /* 0: every task */
 	bool visits;	 /* per-entry callback probes enabled */
 	char attach[16]; /* --attach: auto, fentry, kprobe */
 	size_t nparams;
@@ -150,6 +151,8 @@ int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);
 int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
+/* The --pid filter as "1,2" (sep between the ids) into buf, "" for none; returns their number. */
+int kw_meta_pids(const struct kw_meta *m, char *buf, size_t len, const char *sep);
 /* Sets meta.kvmwalk_command from argv (argv[0] "kvmwalk record"), quoted for a POSIX shell. */
 void kw_meta_set_command(struct kw_meta *m, int argc, char **argv);
 /* Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output.

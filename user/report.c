@@ -108,6 +108,7 @@ static void wrap_text(FILE *f, const char *label, const char *text)
 static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 {
 	const struct kw_meta *m = &r->meta;
+	char pids[KW_MAX_PIDS * 12], opts[sizeof(pids) + 128];
 
 	fprintf(f, "kvmwalk report: %s\n", name);
 	fprintf(f, "  %-10s%s (%s%s%s)\n", "kernel", m->kernel, m->arch, m->kvm_mode[0] ? ", " : "",
@@ -122,12 +123,11 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 		wrap_text(f, "command", m->command);
 		fprintf(f, "  %-10s%d\n", "exit", m->exit_status);
 	}
-	fprintf(f, "  %-10sattach %s, pid ", "options", m->attach);
-	if (m->pid_filter)
-		fprintf(f, "%u", m->pid_filter);
-	else
-		fprintf(f, "all");
-	fprintf(f, ", visits %s, kvmwalk %s\n", m->visits ? "on" : "off", m->tool_version);
+	/* ", " between the ids: up to KW_MAX_PIDS of them wrap like words */
+	kw_meta_pids(m, pids, sizeof(pids), ", ");
+	snprintf(opts, sizeof(opts), "attach %s, pid %s, visits %s, kvmwalk %s", m->attach,
+		 m->npid_filter ? pids : "all", m->visits ? "on" : "off", m->tool_version);
+	wrap_text(f, "options", opts);
 }
 
 /* Words of text from column indent, wrapped before column 79. */

@@ -46,6 +46,7 @@
 
 #include "loader.h"
 #include "outfile.h"
+#include "pids.h"
 #include "prom.h"
 #include "serve.h"
 
@@ -98,7 +99,9 @@ static const struct argp_option options[] = {
 	  "cardinality; pid=\"0\" sums the processes that have exited" },
 	{ "user", OPT_USER, "NAME", 0,
 	  "after attaching, also switch to this user (a name from /etc/passwd, or UID[:GID])" },
-	{ "pid", 'p', "PID", 0, "only the tasks of this process" },
+	{ "pid", 'p', "PID[,PID...]", 0,
+	  "only these processes, every thread of each (comma-separated, at most 64; each must "
+	  "exist at start)" },
 	{ "no-visits", OPT_NO_VISITS, NULL, 0,
 	  "leave out the per-entry callback probes (stage2_split_walker, stage2_unmap_walker)" },
 	{ "attach", OPT_ATTACH, "MODE", 0, "auto (default), fentry or kprobe" },
@@ -124,11 +127,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct serve_opts *o = state->input;
 	struct sockaddr_storage ss;
-	unsigned long long pid;
 	socklen_t len;
 	uid_t uid;
 	gid_t gid;
-	char *end;
+	char err[160];
 
 	switch (key) {
 	case OPT_LISTEN:
@@ -161,12 +163,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->user = arg;
 		break;
 	case 'p':
-		/* PID_MAX_LIMIT is 4194304 */
-		errno = 0;
-		pid = strtoull(arg, &end, 10);
-		if (*end || errno || !pid || pid > 4194304 || arg[0] == '-')
-			argp_error(state, "--pid takes a process id (1 to 4194304), not '%s'", arg);
-		o->lo.pid = pid;
+		if (kw_pids_parse(arg, o->lo.pids, &o->lo.npids, err, sizeof(err)))
+			argp_error(state, "%s", err);
 		break;
 	case OPT_NO_VISITS:
 		o->lo.visits = false;
@@ -215,8 +213,8 @@ static const struct argp argp = {
 	"kvmwalk serve --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom --interval 15\n  "
 	"curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\nSIGINT or "
 	"SIGTERM stop it: everything is detached and the textfile removed.\nExit status: 0, 1 "
-	"error, 2 usage, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, 6 "
-	"a --probe is unavailable."
+	"error, 2 usage (also a --pid that does not exist), 3 not root / no CAP_BPF+CAP_PERFMON, "
+	"4 no kernel BTF, 5 not a KVM host, 6 a --probe is unavailable."
 };
 
 /* ---- state shared with the HTTP threads ------------------------------------------------------ */

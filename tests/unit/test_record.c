@@ -133,6 +133,66 @@ static char *to_json(const struct kw_recording *r, size_t *len)
 	return buf;
 }
 
+/* Parses text with `"pid_filter": []` replaced by with; returns the ids as "1,2" in buf. */
+static const char *pid_filter_of(const char *text, const char *with, char *buf, size_t len)
+{
+	const char *at = strstr(text, "\"pid_filter\": []");
+	struct kw_recording r;
+	char *edited, err[256];
+
+	snprintf(buf, len, "(no pid_filter)");
+	if (!at)
+		return buf;
+	if (asprintf(&edited, "%.*s\"pid_filter\": %s%s", (int)(at - text), text, with,
+		     at + strlen("\"pid_filter\": []")) < 0)
+		return buf;
+	if (!kw_recording_parse(&r, edited, err, sizeof(err))) {
+		kw_meta_pids(&r.meta, buf, len, ",");
+		kw_recording_free(&r);
+	} else {
+		snprintf(buf, len, "%.100s", err);
+	}
+	free(edited);
+	return buf;
+}
+
+/* --pid: a list in the JSON; the one number of older recordings is still read. */
+static void test_pid_filter(struct kw_recording *r)
+{
+	struct kw_recording back = {};
+	char *a = NULL, *b = NULL, err[256], buf[128];
+	size_t alen, blen;
+
+	a = to_json(r, &alen);
+	if (!ASSERT_TRUE(a && strstr(a, "\"pid_filter\": [],"), "no filter: an empty list"))
+		goto out;
+	ASSERT_STREQ(pid_filter_of(a, "116", buf, sizeof(buf)), "116", "an older recording's pid");
+	ASSERT_STREQ(pid_filter_of(a, "0", buf, sizeof(buf)), "", "an older recording's 0: all");
+	ASSERT_STREQ(pid_filter_of(a, "[116, 0, \"x\", -5, 4242]", buf, sizeof(buf)), "116,4242",
+		     "not a process id: left out");
+	ASSERT_STREQ(pid_filter_of(a, "{}", buf, sizeof(buf)), "", "not a list: all");
+	free(a);
+
+	r->meta.pid_filter[0] = 116;
+	r->meta.pid_filter[1] = 4242;
+	r->meta.npid_filter = 2;
+	a = to_json(r, &alen);
+	if (!ASSERT_TRUE(a && strstr(a, "\"pid_filter\": [\n   116,\n   4242\n  ],"),
+			 "a list of two"))
+		goto out;
+	if (!ASSERT_EQ(kw_recording_parse(&back, a, err, sizeof(err)), 0, err))
+		goto out;
+	ASSERT_EQ(back.meta.npid_filter, 2, "two pids back");
+	ASSERT_EQ(back.meta.pid_filter[1], 4242, "in order");
+	b = to_json(&back, &blen);
+	ASSERT_TRUE(b && blen == alen && !memcmp(a, b, alen), "round trip with a filter");
+out:
+	r->meta.npid_filter = 0;
+	kw_recording_free(&back);
+	free(a);
+	free(b);
+}
+
 void test_record(void)
 {
 	struct kw_recording r, back = {};
@@ -156,6 +216,8 @@ void test_record(void)
 	ASSERT_STREQ(back.plan[KW_P_HYP_FLUSH_RANGE].mech, "unavailable", "plan");
 	ASSERT_EQ(back.nintervals, 2, "intervals");
 	kw_recording_free(&back);
+
+	test_pid_filter(&r);
 
 	ASSERT_EQ(kw_recording_parse(&back, "{\"schema\": \"kvmwalk-recording/2\"}", err,
 				     sizeof(err)),

@@ -62,6 +62,41 @@ static bool check(const struct kw_recording *r, printer fn, const char *golden, 
 	return ok;
 }
 
+/* --pid: the processes on the options line, wrapped within 80 columns however many there are */
+static void report_pids(struct kw_recording *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	r->meta.pid_filter[0] = 116;
+	r->meta.pid_filter[1] = 4242;
+	r->meta.npid_filter = 2;
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return;
+	kw_report_text(f, r, "split.json");
+	fclose(f);
+	ASSERT_TRUE(
+		strstr(buf, "\n  options   attach auto, pid 116, 4242, visits on, kvmwalk 0.1\n"),
+		"two pids");
+	free(buf);
+	buf = NULL;
+	for (__u32 i = 0; i < KW_MAX_PIDS; i++)
+		r->meta.pid_filter[i] = 4194304 - i;
+	r->meta.npid_filter = KW_MAX_PIDS;
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return;
+	kw_report_text(f, r, "split.json");
+	fclose(f);
+	ASSERT_TRUE(fits(buf, 80), "64 pids: 80 columns");
+	ASSERT_TRUE(strstr(buf, "pid 4194304, 4194303,") && strstr(buf, " 4194241, visits on,"),
+		    "64 pids: all of them");
+	free(buf);
+	r->meta.npid_filter = 0;
+}
+
 void test_report(void)
 {
 	struct kw_recording r;
@@ -81,5 +116,6 @@ void test_report(void)
 	kw_fmt_ns(b, sizeof(b), 1.2e9);
 	ASSERT_STREQ(b, "1.20s", "fmt s");
 	ASSERT_NEAR(kw_overhead_ns_per_run(&r), 30700000.0 / 47949, 1e-6, "ns per run");
+	report_pids(&r);
 	kw_recording_free(&r);
 }
