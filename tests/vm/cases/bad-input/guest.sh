@@ -29,6 +29,19 @@ try record-nan kvmwalk record -d nan -o x.json
 try record-i0 kvmwalk record --interval 0 -o x.json
 try record-pid0 kvmwalk record --pid 0 -o x.json
 try record-pidbig kvmwalk record --pid 99999999999999999999 -o x.json
+try record-pidmax kvmwalk record --pid 99999999 -o x.json
+try record-pidlist kvmwalk record --pid 1,notapid -o x.json
+try record-pidempty kvmwalk record --pid 1, -o x.json
+# a process that has exited (4194303 if its pid was given out again meanwhile)
+true &
+gone=$!
+wait $gone
+[ ! -e /proc/$gone ] || gone=4194303
+echo $gone >gone.pid
+try record-pidgone kvmwalk record --pid 1,$gone -o x.json
+try top-pidgone kvmwalk top --pid $gone --once
+try serve-pidgone kvmwalk serve --pid $gone
+try record-outdir kvmwalk record -d 1 -o /nonexistent/dir/x.json
 try record-attach kvmwalk record --attach sideways -o x.json
 try record-probe kvmwalk record --probe no_such_function -o x.json
 try top-i0 kvmwalk top --interval 0 --once
