@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compare.h"
 #include "report.h"
@@ -794,6 +795,198 @@ static int lost_warning(struct kw_compare *c, const struct kw_recording *r, size
 		    side, (unsigned long long)lost, (unsigned long long)full);
 }
 
+/* The recording as its JSON text: two recordings with the same text are the same recording. */
+static char *recording_text(const struct kw_recording *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = kw_recording_write(r, f);
+	if (fclose(f) || err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	/* stat follows symbolic links: "a.json", "./a.json" and a link to it are one file */
+	return a && b && !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* "run 2 (PATH)", or "run 2" without paths; a long path keeps its end */
+static void run_name(char *dst, size_t len, size_t i, const char *const *paths)
+{
+	const char *p = paths ? paths[i] : NULL;
+	size_t n = p ? strlen(p) : 0;
+
+	if (!p)
+		snprintf(dst, len, "run %zu", i + 1);
+	else
+		snprintf(dst, len, "run %zu (%s%s)", i + 1, n > 48 ? "..." : "",
+			 n > 48 ? p + n - 45 : p);
+}
+
+/*
+ * A base run that is also a new run, as the same file or as a copy: what compare shows is then a
+ * recording against itself. At most 3 such pairs are named, then how many more there are.
+ */
+static int same_recording_warnings(struct builder *b)
+{
+	struct kw_compare *c = b->c;
+	const struct kw_compare_opts *o = b->o;
+	size_t n = c->n_base + c->n_new, *len = calloc(n, sizeof(*len)), pairs = 0;
+	char **text = calloc(n, sizeof(*text)), bn[80], nn[80];
+	int err = 0;
+
+	if (!len || !text) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		text[i] = recording_text(i < c->n_base ? &b->base[i] : &b->new[i - c->n_base],
+					 &len[i]);
+		if (!text[i])
+			err = -ENOMEM;
+	}
+	for (size_t i = 0; i < c->n_base && !err; i++)
+		for (size_t j = 0; j < c->n_new && !err; j++) {
+			bool file = o->base_paths && o->new_paths &&
+				    same_file(o->base_paths[i], o->new_paths[j]);
+			size_t k = c->n_base + j;
+
+			if (!file && (len[i] != len[k] || memcmp(text[i], text[k], len[i])))
+				continue;
+			if (++pairs > 3)
+				continue;
+			run_name(bn, sizeof(bn), i, o->base_paths);
+			run_name(nn, sizeof(nn), j, o->new_paths);
+			err = file ? warn(c,
+					  "base %s and new %s are the same file: the report "
+					  "compares a recording with itself",
+					  bn, nn)
+				   : warn(c,
+					  "base %s and new %s are the same recording (identical "
+					  "content): the report compares it with itself",
+					  bn, nn);
+		}
+	if (!err && pairs > 3)
+		err = warn(c,
+			   "and %zu more pair%s of base and new runs that are the same recording",
+			   pairs - 3, pairs == 4 ? "" : "s");
+cleanup:
+	for (size_t i = 0; text && i < n; i++)
+		free(text[i]);
+	free(text);
+	free(len);
+	return err;
+}
+
+static const char *get_command(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.command[0] ? r->meta.command : "(no command: -d or Ctrl-C)";
+}
+
+static bool has_command(const struct kw_recording *r, size_t n, const char *cmd)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(r[i].meta.command, cmd))
+			return true;
+	return false;
+}
+
+/*
+ * At most max characters: about two thirds of the beginning of s and a third of its end around
+ * " ... ", cut between words where a word boundary is near enough.
+ */
+static void shorten(char *dst, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(s), hb = (max - 5) * 2 / 3, tb = max - 5 - hb, head = hb, tail = n - tb;
+
+	if (n <= max) {
+		snprintf(dst, len, "%s", s);
+		return;
+	}
+	for (size_t i = hb; i > hb / 2; i--)
+		if (s[i] == ' ') {
+			head = i;
+			break;
+		}
+	for (size_t i = n - tb; i < n - tb / 2; i++)
+		if (s[i - 1] == ' ') {
+			tail = i;
+			break;
+		}
+	snprintf(dst, len, "%.*s ... %s", (int)head, s, s + tail);
+}
+
+/*
+ * Two commands at most max characters each: in full if both fit; else the words both begin with
+ * after the program's name become "...", so what differs stays; then shorten() if need be.
+ */
+static void shorten_pair(char *bs, char *ns, size_t len, const char *bv, const char *nv, size_t max)
+{
+	size_t ib = 0, in = 0, prog = 0, words = 0;
+	char b[2100], n[2100]; /* "PROG ... " and the rest of a 1024-byte value */
+
+	snprintf(b, sizeof(b), "%s", bv);
+	snprintf(n, sizeof(n), "%s", nv);
+	if (strlen(bv) > max || strlen(nv) > max) {
+		/* the last word of either is never elided */
+		for (;;) {
+			size_t kb = strcspn(bv + ib, " "), kn = strcspn(nv + in, " ");
+
+			if (kb != kn || strncmp(bv + ib, nv + in, kb) || !bv[ib + kb] ||
+			    !nv[in + kn])
+				break;
+			ib += kb + 1;
+			in += kn + 1;
+			if (!words++)
+				prog = kb;
+		}
+		/* "..." for the common words after the program's, where that is shorter */
+		if (words >= 2 && ib > prog + 1 + 4) {
+			snprintf(b, sizeof(b), "%.*s ... %s", (int)prog, bv, bv + ib);
+			snprintf(n, sizeof(n), "%.*s ... %s", (int)prog, nv, nv + in);
+		}
+	}
+	shorten(bs, len, b, max);
+	shorten(ns, len, n, max);
+}
+
+/*
+ * The recorded commands (meta.command) of the two sides are not the same set: the runs may have
+ * measured different workloads. Each side's commands are shortened to 56 characters, so the
+ * warning stays a few lines of the 72-column text; "Recorded with" has them in full.
+ */
+static int command_warning(struct builder *b)
+{
+	struct kw_compare *c = b->c;
+	char bv[1024], nv[1024], bs[64], ns[64];
+	bool differ = false;
+
+	for (size_t i = 0; i < c->n_base && !differ; i++)
+		differ = !has_command(b->new, c->n_new, b->base[i].meta.command);
+	for (size_t i = 0; i < c->n_new && !differ; i++)
+		differ = !has_command(b->base, c->n_base, b->new[i].meta.command);
+	if (!differ)
+		return 0;
+	side_value(bv, sizeof(bv), b->base, c->n_base, get_command, NULL);
+	side_value(nv, sizeof(nv), b->new, c->n_new, get_command, NULL);
+	shorten_pair(bs, ns, sizeof(bs), bv, nv, 56);
+	return warn(c,
+		    "the recorded commands differ, so the runs may not have measured the same "
+		    "workload: base ran %s; new ran %s",
+		    bs, ns);
+}
+
 /* A shell word: quoted when it has anything but the safe characters. */
 static size_t append_word(char *d, size_t used, size_t len, const char *w)
 {
@@ -895,6 +1088,8 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 		err = add_row(&b, "counters", kw_counter_names[i], KW_U_COUNT, f_counter, i);
 	}
 	err = err ?: build_sections(&b);
+	err = err ?: same_recording_warnings(&b);
+	err = err ?: command_warning(&b);
 	err = err ?: build_diffs(&b);
 	err = err ?: overhead_warning(c);
 	err = err ?: lost_warning(c, base, n_base, "base");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "compare.h"
@@ -362,8 +363,169 @@ static void test_compare_names(void)
 		  "unmap_calls");
 }
 
+static const char *warning_of(const struct kw_compare *c, const char *start)
+{
+	for (size_t i = 0; i < c->nwarnings; i++)
+		if (!strncmp(c->warnings[i], start, strlen(start)))
+			return c->warnings[i];
+	return NULL;
+}
+
+/* The warning w in every format (text unwrapped for the search), the text within 72 columns. */
+static void printed_everywhere(const struct kw_compare *c, const char *w)
+{
+	for (int fmt = KW_COMPARE_TEXT; fmt <= KW_COMPARE_JSON; fmt++) {
+		char *out = NULL, *d;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		if (!ASSERT_TRUE(f, "open_memstream"))
+			return;
+		ASSERT_EQ(kw_compare_print(f, c, fmt), 0, "print");
+		fclose(f);
+		if (fmt == KW_COMPARE_TEXT) {
+			check_width(out, 72, "warnings: 72 columns, no tabs");
+			/* "\n" and the indent of a wrapped line back into one space */
+			d = out;
+			for (const char *p = out; *p; p++) {
+				if (*p == '\n' && !strncmp(p + 1, "         ", 9) && p[10] != ' ') {
+					*d++ = ' ';
+					p += 9;
+				} else {
+					*d++ = *p;
+				}
+			}
+			*d = 0;
+			ASSERT_TRUE(strstr(out, "WARNING: ") && strstr(out, w),
+				    "text: the warning");
+		} else {
+			ASSERT_TRUE(strstr(out, w), fmt == KW_COMPARE_JSON ? "json" : "markdown");
+		}
+		free(out);
+	}
+}
+
+/*
+ * The header's warnings: a recording on both sides (the same file, or identical content), and
+ * recorded commands that differ (x86-other-cmd/run1.json is x86-new/run1.json with another
+ * command).
+ */
+static void test_compare_warnings(void)
+{
+	struct kw_recording base[2] = {}, new[2] = {}, other[1] = {}, copy[1] = {}, four[4];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	const char *bp[2], *np[2], *op[1], *same[1] = { FIX "x86-base/../x86-base/run1.json" };
+	char tmp[] = "/tmp/kvmwalk-unit-compare.XXXXXX", err[512];
+	struct kw_compare c = {};
+	const char *w, *cp[1] = { tmp };
+	FILE *f;
+	int fd;
+
+	if (!load_side("x86-base", 2, base, bp) || !load_side("x86-new", 2, new, np) ||
+	    !load_side("x86-other-cmd", 1, other, op))
+		goto out;
+
+	/* the same commands (run for run) and different recordings: neither warning */
+	o.base_paths = bp;
+	o.new_paths = np;
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 2, new, 2, &o), 0, "build x86"))
+		goto out;
+	ASSERT_FALSE(warning_of(&c, "the recorded commands"), "same commands: no warning");
+	ASSERT_FALSE(warning_of(&c, "base run"), "different recordings: no warning");
+	kw_compare_free(&c);
+
+	o.new_paths = op;
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 2, other, 1, &o), 0, "build other command"))
+		goto out;
+	w = warning_of(&c, "the recorded commands differ");
+	ASSERT_STREQ(w,
+		     "the recorded commands differ, so the runs may not have measured the same "
+		     "workload: base ran kvmwalk-load ... --iterations=4; new ran kvmwalk-load ... "
+		     "--iterations=16 --pattern=sweep",
+		     "the words both begin with are left out");
+	if (w)
+		printed_everywhere(&c, w);
+	kw_compare_free(&c);
+
+	/* nothing in common to leave out: each cut to at most 56 characters around " ... " */
+	snprintf(other[0].meta.command, sizeof(other[0].meta.command),
+		 "qemu-system-x86_64 -machine q35,accel=kvm -m 16G -smp 8 -drive "
+		 "file=/var/lib/images/guest.qcow2");
+	if (ASSERT_EQ(kw_compare_build(&c, base, 2, other, 1, &o), 0, "build qemu")) {
+		ASSERT_STREQ(warning_of(&c, "the recorded commands differ"),
+			     "the recorded commands differ, so the runs may not have measured the "
+			     "same workload: base ran kvmwalk-load --scenario=invalidate ... "
+			     "--iterations=4; new ran qemu-system-x86_64 -machine ... "
+			     "mages/guest.qcow2",
+			     "cut around ..., between words where it can");
+		printed_everywhere(&c, "the recorded commands differ");
+	}
+	kw_compare_free(&c);
+
+	/* one file on both sides, named two ways */
+	o.new_paths = same;
+	if (!ASSERT_EQ(kw_compare_load(same, 1, copy, NULL, NULL, err, sizeof(err)), 0, err))
+		goto out;
+	if (ASSERT_EQ(kw_compare_build(&c, base, 1, copy, 1, &o), 0, "build same file")) {
+		w = warning_of(&c, "base run 1");
+		ASSERT_STREQ(w,
+			     "base run 1 (" FIX "x86-base/run1.json) and new run 1 (" FIX
+			     "x86-base/../x86-base/run1.json) are the same file: the report "
+			     "compares a recording with itself",
+			     "same file");
+		ASSERT_FALSE(warning_of(&c, "the recorded commands"), "and no command warning");
+		if (w)
+			printed_everywhere(&c, "are the same file");
+	}
+	kw_compare_free(&c);
+	kw_recording_free(&copy[0]);
+
+	/* a copy of it: another file, the same content */
+	fd = mkstemp(tmp);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!ASSERT_TRUE(f, "temporary file"))
+		goto out;
+	ASSERT_EQ(kw_recording_write(&base[0], f), 0, "write the copy");
+	fclose(f);
+	o.new_paths = cp;
+	if (ASSERT_EQ(kw_compare_load(cp, 1, copy, NULL, NULL, err, sizeof(err)), 0, err) &&
+	    ASSERT_EQ(kw_compare_build(&c, base, 2, copy, 1, &o), 0, "build copy")) {
+		snprintf(err, sizeof(err),
+			 "base run 1 (" FIX "x86-base/run1.json) and new run 1 (%s) are the same "
+			 "recording (identical content): the report compares it with itself",
+			 tmp);
+		ASSERT_STREQ(warning_of(&c, "base run"), err, "a copy: identical content");
+		ASSERT_FALSE(warning_of(&c, "base run 2"), "base run 2 is another recording");
+	}
+	unlink(tmp);
+	kw_compare_free(&c);
+	kw_recording_free(&copy[0]);
+
+	/* without paths, by content; at most 3 pairs named */
+	o.base_paths = o.new_paths = NULL;
+	for (int i = 0; i < 4; i++)
+		four[i] = base[0];
+	if (ASSERT_EQ(kw_compare_build(&c, four, 4, base, 1, &o), 0, "build four")) {
+		ASSERT_STREQ(c.warnings[0],
+			     "base run 1 and new run 1 are the same recording (identical content): "
+			     "the report compares it with itself",
+			     "no paths: runs by number");
+		ASSERT_TRUE(warning_of(&c, "base run 3 and new run 1"), "the third pair");
+		ASSERT_FALSE(warning_of(&c, "base run 4"), "not the fourth");
+		ASSERT_STREQ(warning_of(&c, "and 1 more"),
+			     "and 1 more pair of base and new runs that are the same recording",
+			     "the rest counted");
+	}
+out:
+	kw_compare_free(&c);
+	free_side(base, 2);
+	free_side(new, 2);
+	free_side(other, 1);
+}
+
 static void compare_recordings(void)
 {
+	test_compare_warnings();
 	test_compare_names();
 	test_compare_split();
 	test_compare_empty_unmap();
