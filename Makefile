@@ -283,7 +283,8 @@ soak: setup
 # otherwise): privileges, exposition, textfile (test-serve); malformed and oversized requests, a
 # slow client, connection floods while a well-behaved client scrapes (test-serve-abuse); a real
 # Prometheus server scraping it while kvmwalk-load makes KVM ioctls, its HTTP API's trigger counts
-# equal to the load's --json (test-prometheus, ~15 s); record -o refusing an unwritable output
+# equal to the load's --json (test-prometheus, ~15 s); the tracepoint fallback with tracefs
+# unmounted, mountable or not, in a private mount namespace (test-tracefs, ~5 s); record -o refusing an unwritable output
 # before attaching, keeping FILE.old, surviving a full disk (test-record-output, ~3 s); record
 # --pid A and --pid A,B counting exactly the KVM ioctls of those kvmwalk-load processes, bad
 # lists refused before attaching (test-pid-filter, ~2 s). Part of promcheck, so of make test.
@@ -292,8 +293,8 @@ servecheck: setup
 	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk build/$(HOST_ARCH)/kvmwalk-load
 	$(Q)mkdir -p $(HOSTOUT)
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "servecheck: skipped (needs root)"; else \
-		for t in test-serve test-serve-abuse test-prometheus test-record-output \
-			test-pid-filter; do \
+		for t in test-tracefs test-serve test-serve-abuse test-prometheus \
+			test-record-output test-pid-filter; do \
 			tests/prom/$$t build/$(HOST_ARCH)/kvmwalk > $(HOSTOUT)/$$t.log 2>&1; rc=$$?; \
 			tail -n 1 $(HOSTOUT)/$$t.log; \
 			[ $$rc = 0 ] || { grep FAIL $(HOSTOUT)/$$t.log; exit 1; }; \

@@ -1303,7 +1303,8 @@ static void print_text(FILE *f, const struct kw_compare *c)
 
 	fprintf(f, "\n");
 	if (!c->ndiffs)
-		fprintf(f, "Environment: no difference besides the kernel release.\n");
+		fprintf(f, "Environment: no difference%s.\n",
+			strcmp(c->base.kernel, c->new.kernel) ? " besides the kernel release" : "");
 	else
 		fprintf(f, "Environment differences that can change the numbers:\n");
 	for (i = 0; i < c->ndiffs; i++) {
@@ -1413,7 +1414,8 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 			100 * c->base.overhead_share, 100 * c->new.overhead_share);
 	fprintf(f, "\n");
 	if (!c->ndiffs) {
-		fprintf(f, "Environment: no difference besides the kernel release.\n");
+		fprintf(f, "Environment: no difference%s.\n",
+			strcmp(c->base.kernel, c->new.kernel) ? " besides the kernel release" : "");
 	} else {
 		fprintf(f, "**Environment differences that can change the numbers**\n\n");
 		fprintf(f, "| what | base | new |\n|---|---|---|\n");
