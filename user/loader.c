@@ -602,7 +602,14 @@ static int attach_probe(struct loader *l, size_t i)
 
 	if (!plan_progs(pp, pl->mech, names))
 		return 0;
-	for (int k = 0; k < 2 && !err; k++) {
+	/*
+	 * The exit program first (issue 15). With the entry first, a call that enters between the
+	 * two attaches (attaching takes seconds under emulation, and the window exists on hardware
+	 * too) bumps a depth that its exit never takes back: a vCPU thread's fault_depth stuck at 1
+	 * put every later KVM_RUN, KVM_IRQ_LINE and dirty-ring write-protect of a running QEMU under
+	 * vcpu_fault. An exit without its entry finds depth 0 (or no start time) and does nothing.
+	 */
+	for (int k = 1; k >= 0 && !err; k--) {
 		struct bpf_program *prog;
 		struct bpf_link *link;
 
