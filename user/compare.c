@@ -188,7 +188,7 @@ static bool function_known(const char *w, size_t n)
 	if (n == strlen("counters") && !strncmp(w, "counters", n))
 		return true;
 	for (int p = 0; p < KW_NR_PROBES; p++)
-		if (n == strlen(kw_probe_descs[p].name) && !strncmp(w, kw_probe_descs[p].name, n))
+		if (n == strlen(kw_probes[p].name) && !strncmp(w, kw_probes[p].name, n))
 			return true;
 	return false;
 }
@@ -232,7 +232,7 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
 							       kw_counter_names[i]);
 				} else {
 					for (int i = 0; i < KW_NR_PROBES; i++)
-						append(names, sizeof(names), kw_probe_descs[i].name);
+						append(names, sizeof(names), kw_probes[i].name);
 					append(names, sizeof(names), "counters");
 				}
 				snprintf(err, errlen, "unknown %s '%.*s' (valid: %s)",
@@ -338,14 +338,14 @@ static int probe_rows(struct builder *b, int p)
 		const char *name;
 		run_fn fn;
 	} dur[] = { { "median", f_p50 }, { "p90", f_p90 }, { "p99", f_p99 }, { "mean", f_mean } };
-	const char *g = kw_probe_descs[p].name;
+	const char *g = kw_probes[p].name;
 	char m[32];
 	int err, w, l;
 
 	if (!any_run(b, f_calls, p))
 		return 0;
 	err = add_row(b, g, "calls/run", KW_U_COUNT, f_calls, p);
-	for (size_t i = 0; kw_probe_descs[p].timed && i < 4 && !err; i++)
+	for (size_t i = 0; kw_probes[p].timed && i < 4 && !err; i++)
 		err = add_row(b, g, dur[i].name, KW_U_NS, dur[i].fn, p);
 	if (err)
 		return err;
@@ -724,13 +724,13 @@ static int build_diffs(struct builder *b)
 
 		if (!kw_probe_in_arch(p, b->base[0].meta.arch))
 			continue;
-		snprintf(what, sizeof(what), "attach %.40s", kw_probe_descs[p].name);
+		snprintf(what, sizeof(what), "attach %.40s", kw_probes[p].name);
 		err = diff_field(b, what, get_mech, &p);
 		if (!err && c->ndiffs > before)
 			err = warn(c,
 				   "%s: attach mechanism %s in base, %s in new: its numbers "
 				   "include different probe costs, or are missing on a side",
-				   kw_probe_descs[p].name, c->diffs[before].base,
+				   kw_probes[p].name, c->diffs[before].base,
 				   c->diffs[before].new);
 	}
 	err = err ?: diff_field(b, "visit probes", get_visits, NULL);

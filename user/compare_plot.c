@@ -89,7 +89,7 @@ static void panel(FILE *f, int idx, int p, const struct kw_hist *h, const double
 		hi = lo + 1;
 
 	fprintf(f, "<g>\n<text x=\"%d\" y=\"%.0f\" font-weight=\"bold\">%s</text>\n", LEFT, y0 + 18,
-		kw_probe_descs[p].name);
+		kw_probes[p].name);
 	fprintf(f,
 		"<rect x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		"stroke=\"#999\"/>\n",
@@ -157,7 +157,7 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 		for (int s = 0; s < 2; s++)
 			for (size_t i = 0; i < runs[s]; i++)
 				kw_hist_merge(&h[2 * p + s], &side[s][i].funcs[p].dur, 1);
-		if (kw_probe_descs[p].timed && listed(functions, kw_probe_descs[p].name) &&
+		if (kw_probes[p].timed && listed(functions, kw_probes[p].name) &&
 		    (h[2 * p].count || h[2 * p + 1].count))
 			np++;
 	}
@@ -181,7 +181,7 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 	for (p = 0; p < KW_NR_PROBES; p++) {
 		double med[2];
 
-		if (!kw_probe_descs[p].timed || !listed(functions, kw_probe_descs[p].name) ||
+		if (!kw_probes[p].timed || !listed(functions, kw_probes[p].name) ||
 		    !(h[2 * p].count || h[2 * p + 1].count))
 			continue;
 		med[0] = median_of_medians(base, n_base, p);

@@ -47,75 +47,6 @@ const char *loader__arch(void)
 	return KW_ARCH;
 }
 
-/* ---- the programs of each probe -----------------------------------------------------------------
- */
-
-/* Rows name only the programs they have; the tracepoint fields stay zero for most. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-struct probe_progs {
-	int probe;
-	const char *func;    /* kernel function; NULL for tracepoint-only probes */
-	const char *fe, *fx; /* fentry / fexit programs (either may be NULL) */
-	const char *kp, *kr; /* kprobe / kretprobe programs */
-	const char *tp_cat;  /* tracepoint fallback: category ("" for a raw tracepoint) */
-	const char *tp_name;
-	const char *tp_enter, *tp_exit;
-};
-
-static const struct probe_progs progs_table[] = {
-#if defined(__aarch64__)
-	{ KW_P_PGT_WALK, "kvm_pgtable_walk", "fe_walk", "fx_walk", "kp_walk", "kr_walk" },
-	{ KW_P_S2_SPLIT, "kvm_pgtable_stage2_split", "fe_kvm_pgtable_stage2_split",
-	  "fx_kvm_pgtable_stage2_split", "kp_kvm_pgtable_stage2_split",
-	  "kr_kvm_pgtable_stage2_split" },
-	{ KW_P_S2_UNMAP, "kvm_pgtable_stage2_unmap", "fe_kvm_pgtable_stage2_unmap",
-	  "fx_kvm_pgtable_stage2_unmap", "kp_kvm_pgtable_stage2_unmap",
-	  "kr_kvm_pgtable_stage2_unmap" },
-	{ KW_P_S2_WRPROTECT, "kvm_pgtable_stage2_wrprotect", "fe_kvm_pgtable_stage2_wrprotect",
-	  "fx_kvm_pgtable_stage2_wrprotect", "kp_kvm_pgtable_stage2_wrprotect",
-	  "kr_kvm_pgtable_stage2_wrprotect" },
-	/* Only an exit program: "did it split" needs the return value and the visit context. */
-	{ KW_P_SPLIT_WALKER, "stage2_split_walker", NULL, "fx_split_walker", "kp_split_walker",
-	  "kr_split_walker" },
-	/* Only an entry program: the entry must be read before the walker clears it. */
-	{ KW_P_UNMAP_WALKER, "stage2_unmap_walker", "fe_unmap_walker", NULL, "kp_unmap_walker",
-	  NULL },
-	{ KW_P_TLB_FLUSH_RANGE, "kvm_tlb_flush_vmid_range", "fe_flush", "fx_flush", "kp_flush",
-	  "kr_flush" },
-	{ KW_P_HYP_FLUSH_RANGE, "__kvm_tlb_flush_vmid_range", "fe_hyp_flush", "fx_hyp_flush",
-	  "kp_hyp_flush", "kr_hyp_flush" },
-	{ KW_P_GUEST_FAULT, "kvm_handle_guest_abort", "fe_fault", "fx_fault", "kp_fault",
-	  "kr_fault" },
-#else
-	{ KW_P_TDP_ZAP_LEAFS, "tdp_mmu_zap_leafs", "fe_zap_leafs", "fx_zap_leafs", "kp_zap_leafs",
-	  "kr_zap_leafs" },
-	{ KW_P_TDP_UNMAP_GFN, "kvm_tdp_mmu_unmap_gfn_range", "fe_unmap_gfn", "fx_unmap_gfn",
-	  "kp_unmap_gfn", "kr_unmap_gfn" },
-	{ KW_P_TDP_ZAP_LEAFS_ALL, "kvm_tdp_mmu_zap_leafs", "fe_zap_all", "fx_zap_all", "kp_zap_all",
-	  "kr_zap_all" },
-	{ KW_P_FAST_PF, "fast_page_fault", "fe_fast_pf", "fx_fast_pf", "kp_fast_pf", "kr_fast_pf",
-	  "", "fast_page_fault", "rt_fast_pf" },
-	{ KW_P_SPTE_CHANGED, NULL, NULL, NULL, NULL, NULL, "", "kvm_tdp_mmu_spte_changed",
-	  "rt_spte_changed" },
-	/* Only an entry program: the visit is counted when the iteration ends. */
-	{ KW_P_TDP_ITER_NEXT, "tdp_iter_next", "fe_iter_next", NULL, "kp_iter_next", NULL },
-	{ KW_P_GUEST_FAULT, "kvm_mmu_page_fault", "fe_fault", "fx_fault", "kp_fault", "kr_fault" },
-#endif
-	{ KW_P_VM_IOCTL, "kvm_vm_ioctl", "fe_vm_ioctl", "fx_vm_ioctl", "kp_vm_ioctl", "kr_vm_ioctl",
-	  "syscalls", "sys_enter_ioctl", "tp_ioctl_enter", "tp_ioctl_exit" },
-	{ KW_P_VCPU_IOCTL, "kvm_vcpu_ioctl", "fe_vcpu_ioctl", "fx_vcpu_ioctl", "kp_vcpu_ioctl",
-	  "kr_vcpu_ioctl" },
-	{ KW_P_NOTIFIER, "kvm_mmu_notifier_invalidate_range_start", "fe_notifier", "fx_notifier",
-	  "kp_notifier", "kr_notifier" },
-	{ KW_P_MMU_LOCK, NULL, NULL, NULL, NULL, NULL, "lock", "contention_begin", "rt_lock_begin",
-	  "rt_lock_end" },
-};
-
-#pragma GCC diagnostic pop
-
-#define NR_PROGS_TABLE (sizeof(progs_table) / sizeof(progs_table[0]))
-
 /* ---- kallsyms -----------------------------------------------------------------------------------
  */
 
@@ -224,7 +155,7 @@ struct loader {
 	struct kvmwalk_bpf *skel;
 	struct ksyms ksyms;
 	struct kw_plan plan[KW_NR_PROBES];
-	struct bpf_link *links[NR_PROGS_TABLE][2];
+	struct bpf_link *links[KW_NR_PROBES][2];
 	struct kw_tracefs tracefs;
 	char *traceable;      /* available_filter_functions, NULL if unreadable */
 	int stats_fd;	      /* from bpf_enable_stats(), -1 if off */
@@ -415,10 +346,10 @@ static bool tracepoint_exists(const struct loader *l, const char *cat, const cha
 
 static bool wanted(const struct loader_opts *o, int probe)
 {
-	const char *p = o->probes, *name = kw_probe_descs[probe].name;
+	const char *p = o->probes, *name = kw_probes[probe].name;
 	size_t n = strlen(name);
 
-	if (!o->visits && kw_probe_descs[probe].visits && probe != KW_P_SPTE_CHANGED)
+	if (!o->visits && kw_probes[probe].per_entry && probe != KW_P_SPTE_CHANGED)
 		return false;
 	if (!p)
 		return true;
@@ -480,23 +411,22 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 	bool try_fentry = strcmp(attach, "kprobe"), try_kprobe = strcmp(attach, "fentry");
 	bool ioctl_tp = false;
 
-	for (int i = 0; i < KW_NR_PROBES; i++)
-		if (kw_probe_in_arch(i, KW_ARCH))
-			set_plan(&l->plan[i], "unavailable", NULL, "not built for this arch");
-
-	for (size_t i = 0; i < NR_PROGS_TABLE; i++) {
-		const struct probe_progs *pp = &progs_table[i];
-		struct kw_plan *pl = &l->plan[pp->probe];
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		const struct kw_probe_desc *pp = &kw_probes[i];
+		struct kw_plan *pl = &l->plan[i];
 		const struct ksym *ks = pp->func ? ksyms_by_name(&l->ksyms, pp->func) : NULL;
 		char why[384] = "";
 
-		if (!wanted(&l->opts, pp->probe)) {
+		if (!kw_probe_in_arch(i, KW_ARCH))
+			continue;
+
+		if (!wanted(&l->opts, i)) {
 			set_plan(pl, "off", pp->func, "%s",
 				 l->opts.visits ? "not selected (--probe)"
 						: "per-entry callback left out (--no-visits)");
 			continue;
 		}
-		if (pp->probe == KW_P_VCPU_IOCTL && ioctl_tp) {
+		if (i == KW_P_VCPU_IOCTL && ioctl_tp) {
 			set_plan(pl, "off", pp->func,
 				 "counted with kvm_vm_ioctl's ioctl tracepoint");
 			continue;
@@ -504,7 +434,7 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 		if (pp->func && !ks) {
 			snprintf(why, sizeof(why),
 				 "not in this kernel (/proc/kallsyms): absent or inlined");
-		} else if (pp->probe == KW_P_HYP_FLUSH_RANGE && kvm_mode[0] &&
+		} else if (i == KW_P_HYP_FLUSH_RANGE && kvm_mode[0] &&
 			   strcmp(kvm_mode, "vhe")) {
 			set_plan(pl, "unavailable", pp->func,
 				 "runs at EL2 (%s): never called at EL1; kvm_tlb_flush_vmid_range "
@@ -512,13 +442,14 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 				 kvm_mode);
 			continue;
 		} else if (pp->func) {
-			if (try_fentry && (pp->fe || pp->fx)) {
+			if (try_fentry && (pp->prog[KW_MECH_FENTRY].entry ||
+					   pp->prog[KW_MECH_FENTRY].exit)) {
 				if (!fentry_test(l, pp->func, ks->mod, why, sizeof(why))) {
 					set_plan(pl, "fentry", pp->func, "%s", "");
 					continue;
 				}
 			}
-			if (try_kprobe && pp->kp) {
+			if (try_kprobe && pp->prog[KW_MECH_KPROBE].entry) {
 				if (is_traceable(l, pp->func)) {
 					set_plan(pl, "kprobe", pp->func, "%s", why);
 					continue;
@@ -526,13 +457,13 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 				snprintf(why + strlen(why), sizeof(why) - strlen(why),
 					 "%snot traceable", why[0] ? "; " : "");
 			}
-			if (!try_fentry && !pp->kp)
+			if (!try_fentry && !pp->prog[KW_MECH_KPROBE].entry)
 				snprintf(why, sizeof(why), "no kprobe program");
 		}
 		if (pp->tp_name && strcmp(attach, "fentry") && strcmp(attach, "kprobe") &&
 		    tracepoint_exists(l, pp->tp_cat, pp->tp_name)) {
 			set_plan(pl, "tracepoint", pp->tp_name, "%s", why);
-			if (pp->probe == KW_P_VM_IOCTL)
+			if (i == KW_P_VM_IOCTL)
 				ioctl_tp = true;
 			continue;
 		}
@@ -550,23 +481,16 @@ static void plan_probes(struct loader *l, const char *kvm_mode)
 	(void)obj;
 }
 
-/* The entry and exit programs of a probe under a mechanism; false if it uses none. */
-static bool plan_progs(const struct probe_progs *pp, const char *mech, const char *names[2])
+/* The entry and exit programs of a probe under a mechanism; NULL if it uses none. */
+static const struct kw_progs *plan_progs(int probe, const char *mech)
 {
-	names[0] = names[1] = NULL;
-	if (!strcmp(mech, "fentry")) {
-		names[0] = pp->fe;
-		names[1] = pp->fx;
-	} else if (!strcmp(mech, "kprobe")) {
-		names[0] = pp->kp;
-		names[1] = pp->kr;
-	} else if (!strcmp(mech, "tracepoint")) {
-		names[0] = pp->tp_enter;
-		names[1] = pp->tp_exit;
-	} else {
-		return false;
-	}
-	return true;
+	if (!strcmp(mech, "fentry"))
+		return &kw_probes[probe].prog[KW_MECH_FENTRY];
+	if (!strcmp(mech, "kprobe"))
+		return &kw_probes[probe].prog[KW_MECH_KPROBE];
+	if (!strcmp(mech, "tracepoint"))
+		return &kw_probes[probe].prog[KW_MECH_TRACEPOINT];
+	return NULL;
 }
 
 static void set_autoload(struct loader *l)
@@ -574,12 +498,11 @@ static void set_autoload(struct loader *l)
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, l->skel->obj) bpf_program__set_autoload(prog, false);
-	for (size_t i = 0; i < NR_PROGS_TABLE; i++) {
-		const struct probe_progs *pp = &progs_table[i];
-		const struct kw_plan *pl = &l->plan[pp->probe];
-		const char *names[2];
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		const struct kw_plan *pl = &l->plan[i];
+		const struct kw_progs *pr = plan_progs(i, pl->mech);
+		const char *names[2] = { pr ? pr->entry : NULL, pr ? pr->exit : NULL };
 
-		plan_progs(pp, pl->mech, names);
 		for (int k = 0; k < 2; k++) {
 			if (!names[k])
 				continue;
@@ -588,19 +511,20 @@ static void set_autoload(struct loader *l)
 				continue;
 			bpf_program__set_autoload(prog, true);
 			if (!strcmp(pl->mech, "fentry"))
-				bpf_program__set_attach_target(prog, 0, pp->func);
+				bpf_program__set_attach_target(prog, 0, kw_probes[i].func);
 		}
 	}
 }
 
-static int attach_probe(struct loader *l, size_t i)
+static int attach_probe(struct loader *l, int i)
 {
-	const struct probe_progs *pp = &progs_table[i];
-	struct kw_plan *pl = &l->plan[pp->probe];
-	const char *names[2];
+	const struct kw_probe_desc *pp = &kw_probes[i];
+	struct kw_plan *pl = &l->plan[i];
+	const struct kw_progs *pr = plan_progs(i, pl->mech);
+	const char *names[2] = { pr ? pr->entry : NULL, pr ? pr->exit : NULL };
 	int err = 0;
 
-	if (!plan_progs(pp, pl->mech, names))
+	if (!pr)
 		return 0;
 	/*
 	 * The exit program first (issue 15). With the entry first, a call that enters between the
@@ -619,8 +543,7 @@ static int attach_probe(struct loader *l, size_t i)
 		if (!prog)
 			continue;
 		if (!strcmp(pl->mech, "kprobe"))
-			link = bpf_program__attach_kprobe(prog, k == 1 && pp->kr == names[k],
-							  pp->func);
+			link = bpf_program__attach_kprobe(prog, k == 1, pp->func);
 		else if (!strcmp(pl->mech, "tracepoint") && !*pp->tp_cat)
 			link = bpf_program__attach_raw_tracepoint(prog, pp->tp_name);
 		else
@@ -693,7 +616,7 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 {
 	struct loader *l = calloc(1, sizeof(*l));
 	char kvm_mode[16] = "";
-	int err, tries;
+	int err, tries, p;
 
 	*exit_code = KW_EXIT_ERROR;
 	if (!l) {
@@ -804,20 +727,13 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 				goto fail;
 			}
 		}
-		for (size_t i = 0; err && i < NR_PROGS_TABLE; i++) {
-			const struct probe_progs *pp = &progs_table[i];
-			const char *n[] = { pp->fe, pp->fx,	  pp->kp,
-					    pp->kr, pp->tp_enter, pp->tp_exit };
-
-			for (size_t k = 0; k < 6; k++)
-				if (n[k] && !strcmp(n[k], l->failed_prog))
-					set_plan(&l->plan[pp->probe], "unavailable", pp->func,
-						 "verifier refused %s: %s (run with -v)", n[k],
-						 strerror(-err));
-		}
-		for (size_t i = 0; !err && i < NR_PROGS_TABLE; i++) {
-			const struct probe_progs *pp = &progs_table[i];
-			struct kw_plan *pl = &l->plan[pp->probe];
+		if (err && (p = kw_probe_of_prog(l->failed_prog)) >= 0)
+			set_plan(&l->plan[p], "unavailable", kw_probes[p].func,
+				 "verifier refused %s: %s (run with -v)", l->failed_prog,
+				 strerror(-err));
+		for (int i = 0; !err && i < KW_NR_PROBES; i++) {
+			const struct kw_probe_desc *pp = &kw_probes[i];
+			struct kw_plan *pl = &l->plan[i];
 			bool was_kprobe = !strcmp(pl->mech, "kprobe");
 			int aerr = attach_probe(l, i);
 
@@ -847,7 +763,7 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		}
 		if (!err && !replan)
 			break;
-		for (size_t i = 0; i < NR_PROGS_TABLE; i++)
+		for (int i = 0; i < KW_NR_PROBES; i++)
 			for (int k = 0; k < 2; k++) {
 				bpf_link__destroy(l->links[i][k]);
 				l->links[i][k] = NULL;
@@ -866,7 +782,7 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		    strcmp(l->plan[i].mech, "unavailable"))
 			continue;
 		fprintf(stderr, "kvmwalk: requested probe %s is unavailable: %s\n",
-			kw_probe_descs[i].name, l->plan[i].reason);
+			kw_probes[i].name, l->plan[i].reason);
 		*exit_code = KW_EXIT_NOFUNC;
 		goto fail;
 	}
@@ -918,7 +834,7 @@ void loader__destroy(struct loader *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < NR_PROGS_TABLE; i++)
+	for (int i = 0; i < KW_NR_PROBES; i++)
 		for (int k = 0; k < 2; k++)
 			bpf_link__destroy(l->links[i][k]);
 	kvmwalk_bpf__destroy(l->skel);
@@ -1100,6 +1016,7 @@ static void pf_names(struct loader *l, struct kw_recording *r)
 static void prog_cost(struct loader *l, struct kw_recording *r)
 {
 	struct bpf_program *prog;
+	int p;
 
 	bpf_object__for_each_program(prog, l->skel->obj)
 	{
@@ -1118,16 +1035,10 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
 		 * as a missed exit; the count explains it.
 		 */
 		r->overhead.recursion_misses += info.recursion_misses;
-		for (size_t i = 0; i < NR_PROGS_TABLE; i++) {
-			const struct probe_progs *pp = &progs_table[i];
-			const char *n[] = { pp->fe, pp->fx, pp->kp, pp->kr, pp->tp_enter, pp->tp_exit };
-
-			for (size_t k = 0; k < 6; k++) {
-				if (!n[k] || strcmp(n[k], bpf_program__name(prog)))
-					continue;
-				r->funcs[pp->probe].bpf_runs += info.run_cnt;
-				r->funcs[pp->probe].bpf_ns += info.run_time_ns;
-			}
+		p = kw_probe_of_prog(bpf_program__name(prog));
+		if (p >= 0) {
+			r->funcs[p].bpf_runs += info.run_cnt;
+			r->funcs[p].bpf_ns += info.run_time_ns;
 		}
 	}
 	r->overhead.stats_enabled = l->stats_fd >= 0 || l->stats_sysctl_old >= 0;

@@ -237,7 +237,7 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 		if (!in_arch(r, p))
 			continue;
 		put_u64(f, "kvmwalk_probe_info",
-			(const char *const[]){ "function", kw_probe_descs[p].name, "mechanism",
+			(const char *const[]){ "function", kw_probes[p].name, "mechanism",
 					       r->plan[p].mech[0] ? r->plan[p].mech : "unknown",
 					       "target", r->plan[p].func, NULL },
 			1);
@@ -271,7 +271,7 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 
 			if (exported(r, p))
 				put_u64(f, fams[k].name,
-					(const char *const[]){ "function", kw_probe_descs[p].name,
+					(const char *const[]){ "function", kw_probes[p].name,
 							       NULL },
 					v);
 		}
@@ -281,9 +281,9 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 	       "Time from entry to return of each probed function, inclusive of nested probed "
 	       "calls.");
 	for (int p = 0; p < KW_NR_PROBES; p++)
-		if (exported(r, p) && kw_probe_descs[p].timed)
+		if (exported(r, p) && kw_probes[p].timed)
 			put_hist(f, "kvmwalk_duration_seconds",
-				 (const char *const[]){ "function", kw_probe_descs[p].name, NULL },
+				 (const char *const[]){ "function", kw_probes[p].name, NULL },
 				 &r->funcs[p].dur, UNIT_NS, o->buckets);
 
 	for (int bytes = 1; bytes >= 0; bytes--) {
@@ -291,7 +291,7 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 		bool any = false;
 
 		for (int p = 0; p < KW_NR_PROBES; p++) {
-			const char *su = kw_probe_descs[p].size_unit;
+			const char *su = kw_probes[p].unit;
 
 			if (!exported(r, p) || !su || (strcmp(su, "bytes") == 0) != bytes)
 				continue;
@@ -302,7 +302,7 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 					       "the range of each call.");
 			any = true;
 			put_hist(f, name,
-				 (const char *const[]){ "function", kw_probe_descs[p].name, NULL },
+				 (const char *const[]){ "function", kw_probes[p].name, NULL },
 				 &r->funcs[p].size, bytes ? UNIT_BYTES : UNIT_COUNT, o->buckets);
 		}
 	}
@@ -391,7 +391,7 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 			}
 			snprintf(pid, sizeof(pid), "%u", t->pid);
 			const char *kv[] = { "function",
-					     kw_probe_descs[t->probe].name,
+					     kw_probes[t->probe].name,
 					     "trigger",
 					     kw_trigger_names[t->trigger],
 					     "ioctl",

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Recordings: the probe table, names, and the versioned JSON document (written with jansson). */
+/* Recordings: counter and trigger names, and the versioned JSON document (written with jansson). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,48 +11,6 @@
 
 #include "outfile.h"
 #include "record.h"
-
-const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES] = {
-	[KW_P_PGT_WALK] = { "kvm_pgtable_walk", "arm64", "pgtable", "bytes", true, false,
-			    "every stage-2 walk: time (inclusive), bytes, callback, depth" },
-	[KW_P_S2_SPLIT] = { "kvm_pgtable_stage2_split", "arm64", "pgtable", "bytes", true, false,
-			    "eager split of a range (6.4+)" },
-	[KW_P_S2_UNMAP] = { "kvm_pgtable_stage2_unmap", "arm64", "pgtable", "bytes", true, false,
-			    "stage-2 unmap of a range" },
-	[KW_P_S2_WRPROTECT] = { "kvm_pgtable_stage2_wrprotect", "arm64", "pgtable", "bytes", true,
-				false, "write-protect of a range (dirty logging)" },
-	[KW_P_SPLIT_WALKER] = { "stage2_split_walker", "arm64", "pgtable", NULL, false, true,
-				"split callback: visits by level, split or nothing (6.4+)" },
-	[KW_P_UNMAP_WALKER] = { "stage2_unmap_walker", "arm64", "pgtable", NULL, false, true,
-				"unmap callback: valid leaves cleared" },
-	[KW_P_TLB_FLUSH_RANGE] = { "kvm_tlb_flush_vmid_range", "arm64", "pgtable", "pages", true,
-				   false, "range TLB flush, every mode (6.6+)" },
-	[KW_P_HYP_FLUSH_RANGE] = { "__kvm_tlb_flush_vmid_range", "arm64", "pgtable", "pages", true,
-				   false, "range TLBI at EL2, VHE only (6.6+)" },
-	[KW_P_TDP_ZAP_LEAFS] = { "tdp_mmu_zap_leafs", "x86", "tdp", "gfns", true, false,
-				 "zap of a gfn range in one root: time, range, zapped" },
-	[KW_P_TDP_UNMAP_GFN] = { "kvm_tdp_mmu_unmap_gfn_range", "x86", "tdp", "gfns", true, false,
-				 "MMU-notifier unmap of a gfn range" },
-	[KW_P_TDP_ZAP_LEAFS_ALL] = { "kvm_tdp_mmu_zap_leafs", "x86", "tdp", NULL, true, false,
-				     "zap through kvm_zap_gfn_range (MTRR, CR0.CD, APICv)" },
-	[KW_P_FAST_PF] = { "fast_page_fault", "x86", "tdp", NULL, true, false,
-			   "lockless fast page fault: time, return code" },
-	[KW_P_SPTE_CHANGED] = { "kvm_tdp_mmu_spte_changed", "x86", "tdp", NULL, false, true,
-				"tracepoint: SPTEs zapped inside tdp_mmu_zap_leafs" },
-	[KW_P_TDP_ITER_NEXT] = { "tdp_iter_next", "x86", "tdp", NULL, false, true,
-				 "zap iterator steps: 4K entries visited, yields" },
-	[KW_P_VM_IOCTL] = { "kvm_vm_ioctl", "", "trigger", NULL, true, false,
-			    "trigger: VM ioctls (KVM_SET_USER_MEMORY_REGION, ...)" },
-	[KW_P_VCPU_IOCTL] = { "kvm_vcpu_ioctl", "", "trigger", NULL, true, false,
-			      "trigger: vCPU ioctls (KVM_RUN)" },
-	[KW_P_NOTIFIER] = { "kvm_mmu_notifier_invalidate_range_start", "", "trigger", NULL, true,
-			    false, "trigger: MMU-notifier invalidations" },
-	[KW_P_GUEST_FAULT] = { "guest_fault", "", "trigger", NULL, true, false,
-			       "trigger: vCPU faults (kvm_handle_guest_abort, "
-			       "kvm_mmu_page_fault)" },
-	[KW_P_MMU_LOCK] = { "mmu_lock_wait", "", "lock", NULL, true, false,
-			    "fault-side wait for the VM's mmu_lock (lock:contention_*)" },
-};
 
 const char *const kw_counter_names[KW_NR_COUNTERS] = {
 	[KW_C_TASK_FULL] = "task_map_full",
@@ -118,24 +76,9 @@ const char *kw_outcome_name(int walker, int outcome)
 	return walker == KW_W_SPLIT ? split[outcome] : unmap[outcome];
 }
 
-int kw_probe_by_name(const char *name)
-{
-	for (int i = 0; i < KW_NR_PROBES; i++)
-		if (!strcmp(kw_probe_descs[i].name, name))
-			return i;
-	return -1;
-}
-
 bool kw_plan_attached(const struct kw_plan *pl)
 {
 	return pl->mech[0] && strcmp(pl->mech, "unavailable") && strcmp(pl->mech, "off");
-}
-
-bool kw_probe_in_arch(int probe, const char *arch)
-{
-	const char *a = kw_probe_descs[probe].arch;
-
-	return !*a || !strcmp(a, arch);
 }
 
 /*
@@ -344,7 +287,7 @@ static json_t *recording_json(const struct kw_recording *r)
 
 	a = json_array();
 	for (int i = 0; i < KW_NR_PROBES; i++) {
-		const struct kw_probe_desc *d = &kw_probe_descs[i];
+		const struct kw_probe_desc *d = &kw_probes[i];
 		const struct kw_func *f = &r->funcs[i];
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
@@ -363,8 +306,8 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_object_set_new(o, "bpf_ns", json_integer(f->bpf_ns));
 		if (d->timed)
 			json_object_set_new(o, "duration_ns", hist_json(&f->dur));
-		if (d->size_unit) {
-			json_object_set_new(o, "size_unit", json_string(d->size_unit));
+		if (d->unit) {
+			json_object_set_new(o, "unit", json_string(d->unit));
 			json_object_set_new(o, "size", hist_json(&f->size));
 		}
 		json_array_append_new(a, o);
@@ -422,7 +365,7 @@ static json_t *recording_json(const struct kw_recording *r)
 			snprintf(buf, sizeof(buf), "0x%x", t->cmd);
 			n = buf;
 		}
-		o = json_pack("{sssssIsIsIsI}", "probe", kw_probe_descs[t->probe].name, "trigger",
+		o = json_pack("{sssssIsIsIsI}", "probe", kw_probes[t->probe].name, "trigger",
 			      kw_trigger_names[t->trigger], "cmd", (json_int_t)t->cmd, "pid",
 			      (json_int_t)t->pid, "calls", (json_int_t)t->calls, "ns",
 			      (json_int_t)t->ns);
@@ -446,7 +389,7 @@ static json_t *recording_json(const struct kw_recording *r)
 
 		for (int k = 0; k < KW_NR_PROBES; k++)
 			if (iv->calls[k] || iv->ns[k])
-				json_object_set_new(p, kw_probe_descs[k].name,
+				json_object_set_new(p, kw_probes[k].name,
 						    json_pack("{sIsI}", "calls",
 							      (json_int_t)iv->calls[k], "ns",
 							      (json_int_t)iv->ns[k]));

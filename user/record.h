@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "hist.h"
+#include "probes.h"
 #include "../bpf/kvmwalk.h"
 
 #define KW_SCHEMA "kvmwalk-recording/1"
@@ -21,24 +22,11 @@ _Static_assert(sizeof(struct kw_cb_val) == 24, "kw_cb_val");
 _Static_assert(sizeof(struct kw_trig_key) == 16, "kw_trig_key");
 _Static_assert(sizeof(struct kw_trig_val) == 16, "kw_trig_val");
 
-/* Static facts about each probe. */
-struct kw_probe_desc {
-	const char *name;      /* the probe's name: the kernel function it is named after */
-	const char *arch;      /* "arm64", "x86" or "" (both) */
-	const char *family;    /* "pgtable", "tdp", "trigger" */
-	const char *size_unit; /* what the size histogram counts, NULL if none */
-	bool timed;	       /* has a duration */
-	bool visits;	       /* a per-entry callback, left out by --no-visits */
-	const char *what;      /* one line for `kvmwalk probes` */
-};
-
-extern const struct kw_probe_desc kw_probe_descs[KW_NR_PROBES];
 extern const char *const kw_counter_names[KW_NR_COUNTERS];
 extern const char *const kw_trigger_names[KW_NR_TRIGGERS];
 extern const char *const kw_encl_names[KW_NR_ENCL];
 extern const char *const kw_walker_names[KW_NR_WALKERS];
 const char *kw_outcome_name(int walker, int outcome);
-int kw_probe_by_name(const char *name);
 /* Name of a KVM ioctl command ("KVM_RUN") on the arch kvmwalk was built for, or NULL. */
 const char *kw_ioctl_name(unsigned int cmd);
 
@@ -139,9 +127,6 @@ struct kw_recording {
 	struct kw_trig *trigs;
 	struct kw_interval *intervals;
 };
-
-/* A probe of this recording's arch (its plan is meaningful). */
-bool kw_probe_in_arch(int probe, const char *arch);
 
 /* Total of the timed probes that are the outermost measured work (walks at depth 0, x86 ops). */
 __u64 kw_recording_measured_ns(const struct kw_recording *r);

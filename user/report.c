@@ -142,7 +142,7 @@ static void print_plan(FILE *f, const struct kw_recording *r)
 	rule(f, "Probes");
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_plan *p = &r->plan[i];
-		const char *name = kw_probe_descs[i].name;
+		const char *name = kw_probes[i].name;
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
@@ -163,7 +163,7 @@ static void not_attached(FILE *f, const struct kw_recording *r, int p)
 	const struct kw_plan *pl = &r->plan[p];
 	char line[448];
 
-	fprintf(f, "  %s\n", kw_probe_descs[p].name);
+	fprintf(f, "  %s\n", kw_probes[p].name);
 	snprintf(line, sizeof(line), "not attached (%s)%s%s", pl->mech[0] ? pl->mech : "unknown",
 		 pl->reason[0] ? ": " : "", pl->reason);
 	wrap_at(f, 4, line);
@@ -179,7 +179,7 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *fn = &r->funcs[i];
 		const struct kw_hist *h = &fn->dur;
-		const char *name = kw_probe_descs[i].name;
+		const char *name = kw_probes[i].name;
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
@@ -192,7 +192,7 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 			fprintf(f, "  %s\n  %-20s", name, "");
 		else
 			fprintf(f, "  %-20s", name);
-		if (!kw_probe_descs[i].timed || !h->count) {
+		if (!kw_probes[i].timed || !h->count) {
 			fprintf(f, " %8s %8s\n", cnt, "-");
 			continue;
 		}
@@ -212,7 +212,7 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_hist *h = &r->funcs[i].size;
 
-		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probe_descs[i].size_unit || !h->count)
+		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probes[i].unit || !h->count)
 			continue;
 		char t[16], m[16], p[16], x[16];
 
@@ -220,8 +220,8 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		kw_fmt_count(m, sizeof(m), kw_hist_mean(h));
 		kw_fmt_count(p, sizeof(p), kw_hist_quantile(h, 0.5));
 		kw_fmt_count(x, sizeof(x), h->max);
-		fprintf(f, "  %-28.28s %-6s %10s %9s %9s %9s\n", kw_probe_descs[i].name,
-			kw_probe_descs[i].size_unit, t, m, p, x);
+		fprintf(f, "  %-28.28s %-6s %10s %9s %9s %9s\n", kw_probes[i].name,
+			kw_probes[i].unit, t, m, p, x);
 	}
 }
 
@@ -358,7 +358,7 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 		kw_fmt_ns(tot, sizeof(tot), t->ns);
 		/* pid 0: the processes that exited while kvmwalk ran, folded (user/loader.c) */
 		snprintf(pid, sizeof(pid), t->pid ? "%u" : "exited", t->pid);
-		fprintf(f, "  %-31.31s %-27.27s %6s %9llu\n", kw_probe_descs[t->probe].name, what,
+		fprintf(f, "  %-31.31s %-27.27s %6s %9llu\n", kw_probes[t->probe].name, what,
 			pid, (unsigned long long)t->calls);
 	}
 }
@@ -388,7 +388,7 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 				continue;
 			kw_fmt_ns(a, sizeof(a), (double)fn->bpf_ns / fn->bpf_runs);
 			kw_fmt_ns(b, sizeof(b), fn->bpf_ns);
-			fprintf(f, "  %-40.40s %12llu %10s %10s\n", kw_probe_descs[i].name,
+			fprintf(f, "  %-40.40s %12llu %10s %10s\n", kw_probes[i].name,
 				(unsigned long long)fn->bpf_runs, a, b);
 		}
 	}
@@ -412,10 +412,10 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 static void print_hists(FILE *f, const struct kw_recording *r)
 {
 	for (int i = 0; i < KW_NR_PROBES; i++) {
-		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probe_descs[i].timed ||
-		    !r->funcs[i].dur.count || !strcmp(kw_probe_descs[i].family, "trigger"))
+		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probes[i].timed ||
+		    !r->funcs[i].dur.count || !strcmp(kw_probes[i].family, "trigger"))
 			continue;
-		fprintf(f, "\n%s duration\n", kw_probe_descs[i].name);
+		fprintf(f, "\n%s duration\n", kw_probes[i].name);
 		kw_hist_fprint(f, &r->funcs[i].dur, "nsecs");
 	}
 	if (r->unmap_cleared.count) {
@@ -468,22 +468,22 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 			continue;
 		if (!attached(r, i)) {
 			/* no numbers for a probe that measured nothing (text: "not attached") */
-			o = json_pack("{sssssssb}", "name", kw_probe_descs[i].name, "mechanism",
+			o = json_pack("{sssssssb}", "name", kw_probes[i].name, "mechanism",
 				      r->plan[i].mech, "reason", r->plan[i].reason, "attached", 0);
 			json_array_append_new(a, o);
 			continue;
 		}
-		o = json_pack("{sssssssbsIsIsIsf}", "name", kw_probe_descs[i].name, "mechanism",
+		o = json_pack("{sssssssbsIsIsIsf}", "name", kw_probes[i].name, "mechanism",
 			      r->plan[i].mech, "reason", r->plan[i].reason, "attached", 1, "calls",
 			      (json_int_t)fn->calls, "missed", (json_int_t)fn->missed, "dropped",
 			      (json_int_t)fn->dropped, "bpf_ns_per_run",
 			      fn->bpf_runs ? (double)fn->bpf_ns / fn->bpf_runs : 0.0);
-		if (kw_probe_descs[i].timed)
+		if (kw_probes[i].timed)
 			json_object_set_new(o, "duration_ns", summary(&fn->dur));
-		if (kw_probe_descs[i].size_unit) {
+		if (kw_probes[i].unit) {
 			json_t *s = summary(&fn->size);
 
-			json_object_set_new(s, "unit", json_string(kw_probe_descs[i].size_unit));
+			json_object_set_new(s, "unit", json_string(kw_probes[i].unit));
 			json_object_set_new(o, "size", s);
 		}
 		json_array_append_new(a, o);
@@ -533,7 +533,7 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 		const char *n = kw_trig_ioctl(t);
 
 		json_array_append_new(a, json_pack("{sssssssIsIsI}", "probe",
-						   kw_probe_descs[t->probe].name, "trigger",
+						   kw_probes[t->probe].name, "trigger",
 						   kw_trigger_names[t->trigger], "ioctl",
 						   t->trigger == KW_T_IOCTL && n ? n : "", "pid",
 						   (json_int_t)t->pid, "calls",
@@ -564,9 +564,9 @@ int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool js
 
 			if (!kw_probe_in_arch(i, arch))
 				continue;
-			fprintf(f, "%-40s %-11s %s\n", kw_probe_descs[i].name, p->mech,
-				kw_probe_descs[i].what);
-			if (strcmp(p->func, kw_probe_descs[i].name) && p->func[0])
+			fprintf(f, "%-40s %-11s %s\n", kw_probes[i].name, p->mech,
+				kw_probes[i].what);
+			if (strcmp(p->func, kw_probes[i].name) && p->func[0])
 				fprintf(f, "%-40s %-11s on %s\n", "", "", p->func);
 			/* in the DETAIL column (53), wrapped at words within 80 columns */
 			if (p->reason[0])
@@ -582,10 +582,10 @@ int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool js
 			continue;
 		/* json_pack returns NULL on a format/argument mismatch: an element lost here
 		 * once made `probes --json` print [] */
-		o = json_pack("{ssssssssssss}", "name", kw_probe_descs[i].name, "family",
-			      kw_probe_descs[i].family, "mechanism", plan[i].mech, "function",
+		o = json_pack("{ssssssssssss}", "name", kw_probes[i].name, "family",
+			      kw_probes[i].family, "mechanism", plan[i].mech, "function",
 			      plan[i].func, "reason", plan[i].reason, "what",
-			      kw_probe_descs[i].what);
+			      kw_probes[i].what);
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);
 			return -ENOMEM;

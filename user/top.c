@@ -39,7 +39,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 			continue;
 		hist_sub(&d, &a->dur, b ? &b->dur : NULL);
 		if (!d.count) {
-			fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name,
+			fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probes[i].name,
 				calls / secs, "-", "-", "-", "-");
 			continue;
 		}
@@ -47,7 +47,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 		kw_fmt_ns(c[1], 16, kw_hist_quantile(&d, 0.5));
 		kw_fmt_ns(c[2], 16, kw_hist_quantile(&d, 0.99));
 		kw_fmt_ns(c[3], 16, d.max);
-		fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probe_descs[i].name,
+		fprintf(f, "  %-36.36s %9.1f %7s %7s %7s %7s\n", kw_probes[i].name,
 			calls / secs, c[0], c[1], c[2], c[3]);
 	}
 	if (!strcmp(cur->meta.arch, "arm64")) {

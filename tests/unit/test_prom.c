@@ -14,7 +14,7 @@ static void fill_common(struct kw_recording *r, const char *arch)
 	snprintf(r->meta.kernel, sizeof(r->meta.kernel), "6.12.0-test \"quoted\\\"");
 	for (int p = 0; p < KW_NR_PROBES; p++) {
 		snprintf(r->plan[p].mech, sizeof(r->plan[p].mech), "fentry");
-		snprintf(r->plan[p].func, sizeof(r->plan[p].func), "%s", kw_probe_descs[p].name);
+		snprintf(r->plan[p].func, sizeof(r->plan[p].func), "%s", kw_probes[p].name);
 	}
 	r->overhead.stats_enabled = true;
 	r->overhead.run_ns = 123456789;

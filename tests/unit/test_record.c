@@ -50,7 +50,7 @@ void kw_test_recording_fixture(struct kw_recording *r)
 		if (!kw_probe_in_arch(i, "arm64"))
 			continue;
 		snprintf(r->plan[i].mech, sizeof(r->plan[i].mech), "fentry");
-		snprintf(r->plan[i].func, sizeof(r->plan[i].func), "%s", kw_probe_descs[i].name);
+		snprintf(r->plan[i].func, sizeof(r->plan[i].func), "%s", kw_probes[i].name);
 	}
 	snprintf(r->plan[KW_P_GUEST_FAULT].func, sizeof(r->plan[0].func), "kvm_handle_guest_abort");
 	snprintf(r->plan[KW_P_HYP_FLUSH_RANGE].mech, sizeof(r->plan[0].mech), "unavailable");

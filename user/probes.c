@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The probe catalogue (probes.h): one entry per probe, indexed by enum kw_probe. A probe of the
+ * other arch keeps its name and units (recordings of both arches are read anywhere); its
+ * programs are simply not in this build's BPF object.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes.h"
+
+#if defined(__aarch64__)
+#define GUEST_FAULT_FUNC "kvm_handle_guest_abort"
+#else
+#define GUEST_FAULT_FUNC "kvm_mmu_page_fault"
+#endif
+
+/* The usual probe: fentry/fexit and kprobe/kretprobe programs named after one stem. */
+#define PROGS(stem)                                                                                \
+	.prog = {                                                                                  \
+		[KW_MECH_FENTRY] = { "fe_" stem, "fx_" stem },                                     \
+		[KW_MECH_KPROBE] = { "kp_" stem, "kr_" stem },                                     \
+	}
+
+const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
+	/* arm64: the stage-2 page-table walker (arch/arm64/kvm/hyp/pgtable.c) */
+	[KW_P_PGT_WALK] = {
+		.name = "kvm_pgtable_walk", .arch = "arm64", .family = "pgtable",
+		.unit = "bytes", .timed = true,
+		.what = "every stage-2 walk: time (inclusive), bytes, callback, depth",
+		.func = "kvm_pgtable_walk", PROGS("walk"),
+	},
+	[KW_P_S2_SPLIT] = {
+		.name = "kvm_pgtable_stage2_split", .arch = "arm64", .family = "pgtable",
+		.unit = "bytes", .timed = true,
+		.what = "eager split of a range (6.4+)",
+		.func = "kvm_pgtable_stage2_split", PROGS("kvm_pgtable_stage2_split"),
+	},
+	[KW_P_S2_UNMAP] = {
+		.name = "kvm_pgtable_stage2_unmap", .arch = "arm64", .family = "pgtable",
+		.unit = "bytes", .timed = true,
+		.what = "stage-2 unmap of a range",
+		.func = "kvm_pgtable_stage2_unmap", PROGS("kvm_pgtable_stage2_unmap"),
+	},
+	[KW_P_S2_WRPROTECT] = {
+		.name = "kvm_pgtable_stage2_wrprotect", .arch = "arm64", .family = "pgtable",
+		.unit = "bytes", .timed = true,
+		.what = "write-protect of a range (dirty logging)",
+		.func = "kvm_pgtable_stage2_wrprotect", PROGS("kvm_pgtable_stage2_wrprotect"),
+	},
+	/* No fentry program: "did it split" needs the return value and the visit context. */
+	[KW_P_SPLIT_WALKER] = {
+		.name = "stage2_split_walker", .arch = "arm64", .family = "pgtable",
+		.per_entry = true,
+		.what = "split callback: visits by level, split or nothing (6.4+)",
+		.func = "stage2_split_walker",
+		.prog = {
+			[KW_MECH_FENTRY] = { .exit = "fx_split_walker" },
+			[KW_MECH_KPROBE] = { "kp_split_walker", "kr_split_walker" },
+		},
+	},
+	/* Only entry programs: the entry must be read before the walker clears it. */
+	[KW_P_UNMAP_WALKER] = {
+		.name = "stage2_unmap_walker", .arch = "arm64", .family = "pgtable",
+		.per_entry = true,
+		.what = "unmap callback: valid leaves cleared",
+		.func = "stage2_unmap_walker",
+		.prog = {
+			[KW_MECH_FENTRY] = { .entry = "fe_unmap_walker" },
+			[KW_MECH_KPROBE] = { .entry = "kp_unmap_walker" },
+		},
+	},
+	[KW_P_TLB_FLUSH_RANGE] = {
+		.name = "kvm_tlb_flush_vmid_range", .arch = "arm64", .family = "pgtable",
+		.unit = "pages", .timed = true,
+		.what = "range TLB flush, every mode (6.6+)",
+		.func = "kvm_tlb_flush_vmid_range", PROGS("flush"),
+	},
+	[KW_P_HYP_FLUSH_RANGE] = {
+		.name = "__kvm_tlb_flush_vmid_range", .arch = "arm64", .family = "pgtable",
+		.unit = "pages", .timed = true,
+		.what = "range TLBI at EL2, VHE only (6.6+)",
+		.func = "__kvm_tlb_flush_vmid_range", PROGS("hyp_flush"),
+	},
+	/* x86: the TDP MMU (arch/x86/kvm/mmu/tdp_mmu.c, mmu.c) */
+	[KW_P_TDP_ZAP_LEAFS] = {
+		.name = "tdp_mmu_zap_leafs", .arch = "x86", .family = "tdp",
+		.unit = "gfns", .timed = true,
+		.what = "zap of a gfn range in one root: time, range, zapped",
+		.func = "tdp_mmu_zap_leafs", PROGS("zap_leafs"),
+	},
+	[KW_P_TDP_UNMAP_GFN] = {
+		.name = "kvm_tdp_mmu_unmap_gfn_range", .arch = "x86", .family = "tdp",
+		.unit = "gfns", .timed = true,
+		.what = "MMU-notifier unmap of a gfn range",
+		.func = "kvm_tdp_mmu_unmap_gfn_range", PROGS("unmap_gfn"),
+	},
+	[KW_P_TDP_ZAP_LEAFS_ALL] = {
+		.name = "kvm_tdp_mmu_zap_leafs", .arch = "x86", .family = "tdp",
+		.timed = true,
+		.what = "zap through kvm_zap_gfn_range (MTRR, CR0.CD, APICv)",
+		.func = "kvm_tdp_mmu_zap_leafs", PROGS("zap_all"),
+	},
+	/* The raw tracepoint of the same name, where fast_page_fault is inlined (x86 6.1). */
+	[KW_P_FAST_PF] = {
+		.name = "fast_page_fault", .arch = "x86", .family = "tdp",
+		.timed = true,
+		.what = "lockless fast page fault: time, return code",
+		.func = "fast_page_fault",
+		.prog = {
+			[KW_MECH_FENTRY] = { "fe_fast_pf", "fx_fast_pf" },
+			[KW_MECH_KPROBE] = { "kp_fast_pf", "kr_fast_pf" },
+			[KW_MECH_TRACEPOINT] = { .entry = "rt_fast_pf" },
+		},
+		.tp_cat = "", .tp_name = "fast_page_fault",
+	},
+	[KW_P_SPTE_CHANGED] = {
+		.name = "kvm_tdp_mmu_spte_changed", .arch = "x86", .family = "tdp",
+		.per_entry = true,
+		.what = "tracepoint: SPTEs zapped inside tdp_mmu_zap_leafs",
+		.prog = { [KW_MECH_TRACEPOINT] = { .entry = "rt_spte_changed" } },
+		.tp_cat = "", .tp_name = "kvm_tdp_mmu_spte_changed",
+	},
+	/* Only entry programs: the visit is counted when the iteration ends. */
+	[KW_P_TDP_ITER_NEXT] = {
+		.name = "tdp_iter_next", .arch = "x86", .family = "tdp",
+		.per_entry = true,
+		.what = "zap iterator steps: 4K entries visited, yields",
+		.func = "tdp_iter_next",
+		.prog = {
+			[KW_MECH_FENTRY] = { .entry = "fe_iter_next" },
+			[KW_MECH_KPROBE] = { .entry = "kp_iter_next" },
+		},
+	},
+	/* both: what caused a walk */
+	[KW_P_VM_IOCTL] = {
+		.name = "kvm_vm_ioctl", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: VM ioctls (KVM_SET_USER_MEMORY_REGION, ...)",
+		.func = "kvm_vm_ioctl",
+		.prog = {
+			[KW_MECH_FENTRY] = { "fe_vm_ioctl", "fx_vm_ioctl" },
+			[KW_MECH_KPROBE] = { "kp_vm_ioctl", "kr_vm_ioctl" },
+			[KW_MECH_TRACEPOINT] = { "tp_ioctl_enter", "tp_ioctl_exit" },
+		},
+		.tp_cat = "syscalls", .tp_name = "sys_enter_ioctl",
+	},
+	[KW_P_VCPU_IOCTL] = {
+		.name = "kvm_vcpu_ioctl", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: vCPU ioctls (KVM_RUN)",
+		.func = "kvm_vcpu_ioctl", PROGS("vcpu_ioctl"),
+	},
+	[KW_P_NOTIFIER] = {
+		.name = "kvm_mmu_notifier_invalidate_range_start", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: MMU-notifier invalidations",
+		.func = "kvm_mmu_notifier_invalidate_range_start", PROGS("notifier"),
+	},
+	[KW_P_GUEST_FAULT] = {
+		.name = "guest_fault", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: vCPU faults (kvm_handle_guest_abort, kvm_mmu_page_fault)",
+		.func = GUEST_FAULT_FUNC, PROGS("fault"),
+	},
+	[KW_P_MMU_LOCK] = {
+		.name = "mmu_lock_wait", .arch = "", .family = "lock",
+		.timed = true,
+		.what = "fault-side wait for the VM's mmu_lock (lock:contention_*)",
+		.prog = { [KW_MECH_TRACEPOINT] = { "rt_lock_begin", "rt_lock_end" } },
+		.tp_cat = "lock", .tp_name = "contention_begin",
+	},
+};
+
+const char *const kw_attach_names[KW_NR_ATTACH] = {
+	[KW_ATTACH_AUTO] = "auto",
+	[KW_ATTACH_FENTRY] = "fentry",
+	[KW_ATTACH_KPROBE] = "kprobe",
+};
+
+const char *const kw_mech_names[KW_NR_MECHS] = {
+	[KW_MECH_NONE] = "",
+	[KW_MECH_FENTRY] = "fentry",
+	[KW_MECH_KPROBE] = "kprobe",
+	[KW_MECH_TRACEPOINT] = "tracepoint",
+	[KW_MECH_UNAVAILABLE] = "unavailable",
+	[KW_MECH_OFF] = "off",
+};
+
+static int by_name(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; name && i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+int kw_attach_by_name(const char *name)
+{
+	return by_name(kw_attach_names, KW_NR_ATTACH, name);
+}
+
+int kw_mech_by_name(const char *name)
+{
+	return by_name(kw_mech_names, KW_NR_MECHS, name);
+}
+
+const char *kw_attach_name(enum kw_attach a)
+{
+	return (unsigned int)a < KW_NR_ATTACH ? kw_attach_names[a] : "?";
+}
+
+const char *kw_mech_name(enum kw_mech m)
+{
+	return (unsigned int)m < KW_NR_MECHS ? kw_mech_names[m] : "?";
+}
+
+int kw_probe_by_name(const char *name)
+{
+	for (int i = 0; i < KW_NR_PROBES; i++)
+		if (!strcmp(kw_probes[i].name, name))
+			return i;
+	return -1;
+}
+
+bool kw_probe_in_arch(int probe, const char *arch)
+{
+	const char *a = kw_probes[probe].arch;
+
+	return !*a || !strcmp(a, arch);
+}
+
+int kw_probe_of_prog(const char *prog)
+{
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		for (int m = 0; m < KW_NR_PROG_MECHS; m++) {
+			const struct kw_progs *pr = &kw_probes[p].prog[m];
+
+			if ((pr->entry && !strcmp(pr->entry, prog)) ||
+			    (pr->exit && !strcmp(pr->exit, prog)))
+				return p;
+		}
+	}
+	return -1;
+}
+
+int kw_probe_mask_parse(const char *list, kw_probe_mask *mask, char *err, size_t errlen)
+{
+	kw_probe_mask m = 0;
+
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		char name[64];
+		int id;
+
+		if (n) {
+			snprintf(name, sizeof(name), "%.*s", (int)n, p);
+			id = n < sizeof(name) ? kw_probe_by_name(name) : -1;
+			if (id < 0) {
+				snprintf(err, errlen,
+					 "--probe: no probe named '%.*s' (see `kvmwalk probes`)",
+					 (int)n, p);
+				return -EINVAL;
+			}
+			m |= KW_PROBE_BIT(id);
+		}
+		p += n + (p[n] == ',');
+	}
+	*mask = m;
+	return 0;
+}
+
+int kw_libbpf_failed_prog(const char *line, char *name, size_t len)
+{
+	const char *p = strstr(line, "prog '"), *q;
+
+	if (!p)
+		return -ENOENT;
+	p += strlen("prog '");
+	q = strchr(p, '\'');
+	if (!q || q == p || strncmp(q, "': failed to load", strlen("': failed to load")))
+		return -ENOENT;
+	snprintf(name, len, "%.*s", (int)(q - p), p);
+	return 0;
+}
