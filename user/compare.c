@@ -569,7 +569,7 @@ static const char *get_mech(const struct kw_recording *r, const void *arg)
 {
 	int p = *(const int *)arg;
 
-	return r->plan[p].mech[0] ? r->plan[p].mech : "(none)";
+	return r->plan[p].mech ? kw_mech_name(r->plan[p].mech) : "(none)";
 }
 
 static int add_diff(struct kw_compare *c, const char *what, const char *b, const char *n)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The only libbpf user of kvmwalk: opens the BPF object of this arch, decides per probe how to
- * attach it (fentry/fexit after a real attach test, else kprobe/kretprobe, else a tracepoint,
- * else unavailable with a reason), loads, attaches, and reads the maps into a kw_recording.
+ * The loader: opens the BPF object of this arch, decides per probe how to attach it
+ * (fentry/fexit after a real attach test, else kprobe/kretprobe, else a tracepoint, else
+ * unavailable with a reason), loads, attaches, and reads the maps into a kw_recording. Stages:
+ * loader__new() (checks) -> loader__plan() -> loader__load() -> loader__attach(), driven by
+ * loader__open(); loader__collect() reads (collect.c); loader__destroy() ends it.
  */
 #ifndef KW_LOADER_H
 #define KW_LOADER_H
@@ -23,38 +25,62 @@ enum kw_exit {
 };
 
 struct loader_opts {
-	const char *attach; /* "auto", "fentry", "kprobe" */
+	enum kw_attach attach;
 	__u32 pids[KW_MAX_PIDS]; /* --pid: only these processes (tgids) */
 	__u32 npids;		 /* 0: every task */
-	bool visits;	    /* per-entry callback probes */
-	const char *probes; /* comma-separated probe names to require and keep, NULL: all */
-	bool verbose;	    /* libbpf's messages */
+	bool visits;		 /* per-entry callback probes */
+	kw_probe_mask probes;	 /* the probes to attach: KW_PROBES_ALL, or those of --probe */
+	bool probes_required;	 /* --probe: each of them must attach (else KW_EXIT_NOFUNC) */
+	bool verbose;		 /* libbpf's messages */
 };
 
 struct loader;
 
 /*
- * Checks privileges, BTF and KVM, plans, loads and attaches. On failure returns NULL with
- * *exit_code set and the reason printed (one line).
+ * The whole sequence: new, plan, then load and attach, again with the new plan while the kernel
+ * refuses programs (a few times). On failure returns NULL with *exit_code set and the reason
+ * printed (one line).
  */
 struct loader *loader__open(const struct loader_opts *opts, int *exit_code);
+
+/*
+ * The stages. loader__new: checks the options, privileges, BTF and KVM, and reads what planning
+ * needs (kallsyms, tracefs); NULL with *exit_code set and the reason printed.
+ */
+struct loader *loader__new(const struct loader_opts *opts, int *exit_code);
+/* Decides how to attach every probe of this arch. */
+void loader__plan(struct loader *l);
+/*
+ * Opens the BPF object, sets its rodata and the programs of the plan, loads it and fills the
+ * --pid map. 0; -EAGAIN when the kernel refused a program (its probe is unavailable now: load
+ * again); else -errno, said.
+ */
+int loader__load(struct loader *l);
+/*
+ * Attaches the planned probes, each exit program before its entry. A refused attach makes its
+ * probe unavailable, with the reason; -EAGAIN when the plan changed so that the object must be
+ * loaded again (a refused kprobe moved to its tracepoint), else 0.
+ */
+int loader__attach(struct loader *l);
+/* Detaches everything and frees; accepts NULL. */
+void loader__destroy(struct loader *l);
+
+/* How each probe is attached. */
+const struct kw_plan *loader__get_plan(const struct loader *l);
 /* Turns BPF run-time statistics on for as long as the loader lives (restored on destroy). */
 int loader__stats_start(struct loader *l);
 /* Reads every map into r (which it resets), with the attach plan and the probes' cost. */
 int loader__collect(struct loader *l, struct kw_recording *r);
-/* Fills the host metadata of a recording (kernel, cmdline, CPU, KVM parameters, THP, ...). */
-void loader__meta(struct loader *l, struct kw_meta *m);
-const struct kw_plan *loader__plan(const struct loader *l);
+/*
+ * Fills the metadata of a recording: this host's (kw_host_meta()), the tool version, and the
+ * --attach mode (none without a loader).
+ */
+void loader__meta(const struct loader *l, struct kw_meta *m);
 /*
  * Adds a process to the --pid filter; while recording, it counts from its next event. Only with
  * a filter (opts->npids > 0 at open): without one every task is recorded and the map is never
  * read. 0 or -errno (-E2BIG: KW_MAX_PIDS processes already).
  */
 int loader__add_pid(struct loader *l, __u32 pid);
-/* Detaches everything and frees; accepts NULL. */
-void loader__destroy(struct loader *l);
-
-/* The arch this binary was built for: "arm64" or "x86". */
-const char *loader__arch(void);
 
 #endif /* KW_LOADER_H */

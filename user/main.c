@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "host.h"
 #include "loader.h"
 #include "outfile.h"
 #include "pids.h"
@@ -119,9 +120,9 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case OPT_ATTACH:
-		if (strcmp(arg, "auto") && strcmp(arg, "fentry") && strcmp(arg, "kprobe"))
+		if (kw_attach_by_name(arg) < 0)
 			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
-		c->lo.attach = arg;
+		c->lo.attach = kw_attach_by_name(arg);
 		break;
 	case 'p': {
 		char err[160];
@@ -135,15 +136,11 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PROBE: {
 		/* A misspelt name must not silently record nothing. */
-		char *list = strdup(arg), *name, *save = NULL;
+		char err[160];
 
-		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
-			if (kw_probe_by_name(name) < 0)
-				argp_error(state,
-					   "--probe: no probe named '%s' (see `kvmwalk probes`)",
-					   name);
-		free(list);
-		c->lo.probes = arg;
+		if (kw_probe_mask_parse(arg, &c->lo.probes, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		c->lo.probes_required = true;
 		break;
 	}
 	case 'v':
@@ -218,7 +215,9 @@ static const struct argp probes_argp = {
 
 static int cmd_probes(int argc, char **argv)
 {
-	struct common c = { .lo = { .attach = "auto", .visits = true } };
+	struct common c = {
+		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL }
+	};
 	struct loader *l;
 	int code;
 
@@ -226,7 +225,7 @@ static int cmd_probes(int argc, char **argv)
 	l = loader__open(&c.lo, &code);
 	if (!l)
 		return code;
-	kw_plan_print(stdout, loader__plan(l), loader__arch(), c.json);
+	kw_plan_print(stdout, loader__get_plan(l), kw_host_arch(), c.json);
 	loader__destroy(l);
 	return 0;
 }
@@ -285,9 +284,11 @@ static void interval_delta(struct kw_interval *iv, const struct kw_recording *cu
 
 static int cmd_record(int argc, char **argv)
 {
-	struct common c = { .lo = { .attach = "auto", .visits = true },
-			    .out = "kvmwalk.json",
-			    .of = { .dirfd = -1 } };
+	struct common c = {
+		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL },
+		.out = "kvmwalk.json",
+		.of = { .dirfd = -1 }
+	};
 	struct kw_recording r = {}, snap = {};
 	struct kw_interval *ivs = NULL, last = {};
 	size_t nivs = 0;
@@ -501,7 +502,10 @@ static const struct argp top_argp = {
 
 static int cmd_top(int argc, char **argv)
 {
-	struct common c = { .lo = { .attach = "auto", .visits = true }, .interval = 2 };
+	struct common c = {
+		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL },
+		.interval = 2
+	};
 	struct kw_recording prev = {}, cur = {};
 	struct loader *l;
 	int code, ret = 0;

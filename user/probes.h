@@ -62,10 +62,10 @@ struct kw_probe_desc {
 	bool per_entry;	    /* a per-entry callback: left out by --no-visits */
 	const char *what;   /* one line for `kvmwalk probes` */
 	/* Attaching it, on the arch kvmwalk was built for: */
-	const char *func;		       /* kernel function; NULL for tracepoint-only probes */
+	const char *func;			/* kernel function; NULL: tracepoint only */
 	struct kw_progs prog[KW_NR_PROG_MECHS]; /* by enum kw_mech */
-	const char *tp_cat;		       /* tracepoint: category, "" for a raw tracepoint */
-	const char *tp_name;		       /* tracepoint name, NULL if none */
+	const char *tp_cat;			/* tracepoint: category, "" for a raw one */
+	const char *tp_name;			/* tracepoint name, NULL if none */
 };
 
 extern const struct kw_probe_desc kw_probes[KW_NR_PROBES];

@@ -238,7 +238,8 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 			continue;
 		put_u64(f, "kvmwalk_probe_info",
 			(const char *const[]){ "function", kw_probes[p].name, "mechanism",
-					       r->plan[p].mech[0] ? r->plan[p].mech : "unknown",
+					       r->plan[p].mech ? kw_mech_name(r->plan[p].mech)
+							       : "unknown",
 					       "target", r->plan[p].func, NULL },
 			1);
 		n += kw_plan_attached(&r->plan[p]);

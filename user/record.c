@@ -78,7 +78,8 @@ const char *kw_outcome_name(int walker, int outcome)
 
 bool kw_plan_attached(const struct kw_plan *pl)
 {
-	return pl->mech[0] && strcmp(pl->mech, "unavailable") && strcmp(pl->mech, "off");
+	return pl->mech == KW_MECH_FENTRY || pl->mech == KW_MECH_KPROBE ||
+	       pl->mech == KW_MECH_TRACEPOINT;
 }
 
 /*
@@ -295,7 +296,7 @@ static json_t *recording_json(const struct kw_recording *r)
 		o = json_object();
 		json_object_set_new(o, "name", json_string(d->name));
 		json_object_set_new(o, "family", json_string(d->family));
-		json_object_set_new(o, "mechanism", json_string(r->plan[i].mech));
+		json_object_set_new(o, "mechanism", json_string(kw_mech_name(r->plan[i].mech)));
 		json_object_set_new(o, "function", json_string(r->plan[i].func));
 		json_object_set_new(o, "reason", json_string(r->plan[i].reason));
 		json_object_set_new(o, "calls", json_integer(f->calls));
@@ -582,11 +583,14 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		const char *name = json_string_value(json_object_get(o, "name"));
 		int p = name ? kw_probe_by_name(name) : -1;
 		struct kw_func *f;
+		char mech[16];
 
 		if (p < 0)
 			continue; /* a probe of a newer kvmwalk: ignored */
 		f = &r->funcs[p];
-		get_str(o, "mechanism", r->plan[p].mech, sizeof(r->plan[p].mech));
+		get_str(o, "mechanism", mech, sizeof(mech));
+		/* a mechanism of a newer kvmwalk reads as none */
+		r->plan[p].mech = kw_mech_by_name(mech) < 0 ? KW_MECH_NONE : kw_mech_by_name(mech);
 		get_str(o, "function", r->plan[p].func, sizeof(r->plan[p].func));
 		get_str(o, "reason", r->plan[p].reason, sizeof(r->plan[p].reason));
 		f->calls = get_u64(o, "calls");

@@ -32,7 +32,7 @@ const char *kw_ioctl_name(unsigned int cmd);
 
 /* How one probe is attached (filled by the loader). */
 struct kw_plan {
-	char mech[16];	  /* "fentry", "kprobe", "tracepoint", "unavailable", "off" */
+	enum kw_mech mech;
 	char func[64];	  /* the kernel function or tracepoint actually used */
 	char reason[384]; /* why unavailable / why this fallback */
 };

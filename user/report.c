@@ -43,9 +43,7 @@ double kw_overhead_share(const struct kw_recording *r)
 
 static bool attached(const struct kw_recording *r, int p)
 {
-	const char *m = r->plan[p].mech;
-
-	return !strcmp(m, "fentry") || !strcmp(m, "kprobe") || !strcmp(m, "tracepoint");
+	return kw_plan_attached(&r->plan[p]);
 }
 
 static void rule(FILE *f, const char *title)
@@ -146,7 +144,7 @@ static void print_plan(FILE *f, const struct kw_recording *r)
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
-		fprintf(f, "  %-40s %s\n", name, p->mech);
+		fprintf(f, "  %-40s %s\n", name, kw_mech_name(p->mech));
 		if (p->func[0] && strcmp(p->func, name))
 			fprintf(f, "    on %s\n", p->func);
 		if (p->reason[0])
@@ -164,8 +162,9 @@ static void not_attached(FILE *f, const struct kw_recording *r, int p)
 	char line[448];
 
 	fprintf(f, "  %s\n", kw_probes[p].name);
-	snprintf(line, sizeof(line), "not attached (%s)%s%s", pl->mech[0] ? pl->mech : "unknown",
-		 pl->reason[0] ? ": " : "", pl->reason);
+	snprintf(line, sizeof(line), "not attached (%s)%s%s",
+		 pl->mech ? kw_mech_name(pl->mech) : "unknown", pl->reason[0] ? ": " : "",
+		 pl->reason);
 	wrap_at(f, 4, line);
 }
 
@@ -469,14 +468,16 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 		if (!attached(r, i)) {
 			/* no numbers for a probe that measured nothing (text: "not attached") */
 			o = json_pack("{sssssssb}", "name", kw_probes[i].name, "mechanism",
-				      r->plan[i].mech, "reason", r->plan[i].reason, "attached", 0);
+				      kw_mech_name(r->plan[i].mech), "reason", r->plan[i].reason,
+				      "attached", 0);
 			json_array_append_new(a, o);
 			continue;
 		}
 		o = json_pack("{sssssssbsIsIsIsf}", "name", kw_probes[i].name, "mechanism",
-			      r->plan[i].mech, "reason", r->plan[i].reason, "attached", 1, "calls",
-			      (json_int_t)fn->calls, "missed", (json_int_t)fn->missed, "dropped",
-			      (json_int_t)fn->dropped, "bpf_ns_per_run",
+			      kw_mech_name(r->plan[i].mech), "reason", r->plan[i].reason,
+			      "attached", 1, "calls", (json_int_t)fn->calls, "missed",
+			      (json_int_t)fn->missed, "dropped", (json_int_t)fn->dropped,
+			      "bpf_ns_per_run",
 			      fn->bpf_runs ? (double)fn->bpf_ns / fn->bpf_runs : 0.0);
 		if (kw_probes[i].timed)
 			json_object_set_new(o, "duration_ns", summary(&fn->dur));
@@ -564,7 +565,7 @@ int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool js
 
 			if (!kw_probe_in_arch(i, arch))
 				continue;
-			fprintf(f, "%-40s %-11s %s\n", kw_probes[i].name, p->mech,
+			fprintf(f, "%-40s %-11s %s\n", kw_probes[i].name, kw_mech_name(p->mech),
 				kw_probes[i].what);
 			if (strcmp(p->func, kw_probes[i].name) && p->func[0])
 				fprintf(f, "%-40s %-11s on %s\n", "", "", p->func);
@@ -583,8 +584,8 @@ int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool js
 		/* json_pack returns NULL on a format/argument mismatch: an element lost here
 		 * once made `probes --json` print [] */
 		o = json_pack("{ssssssssssss}", "name", kw_probes[i].name, "family",
-			      kw_probes[i].family, "mechanism", plan[i].mech, "function",
-			      plan[i].func, "reason", plan[i].reason, "what",
+			      kw_probes[i].family, "mechanism", kw_mech_name(plan[i].mech),
+			      "function", plan[i].func, "reason", plan[i].reason, "what",
 			      kw_probes[i].what);
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);

@@ -170,12 +170,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->lo.visits = false;
 		break;
 	case OPT_ATTACH:
-		if (strcmp(arg, "auto") && strcmp(arg, "fentry") && strcmp(arg, "kprobe"))
+		if (kw_attach_by_name(arg) < 0)
 			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
-		o->lo.attach = arg;
+		o->lo.attach = kw_attach_by_name(arg);
 		break;
 	case OPT_PROBE:
-		o->lo.probes = arg;
+		if (kw_probe_mask_parse(arg, &o->lo.probes, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		o->lo.probes_required = true;
 		break;
 	case 'v':
 		o->lo.verbose = true;
@@ -718,7 +720,10 @@ cleanup:
 
 int serve_main(int argc, char **argv)
 {
-	struct serve_opts o = { .lo = { .attach = "auto", .visits = true }, .interval = 5 };
+	struct serve_opts o = {
+		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL },
+		.interval = 5
+	};
 	struct prom_facts facts = { .version = NULL };
 	struct kw_outfile tf = { .dirfd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };

@@ -32,10 +32,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *a = &cur->funcs[i], *b = prev ? &prev->funcs[i] : NULL;
 		__u64 calls = a->calls - (b ? b->calls : 0);
-		const char *m = cur->plan[i].mech;
-
-		if (!kw_probe_in_arch(i, cur->meta.arch) ||
-		    (strcmp(m, "fentry") && strcmp(m, "kprobe") && strcmp(m, "tracepoint")))
+		if (!kw_probe_in_arch(i, cur->meta.arch) || !kw_plan_attached(&cur->plan[i]))
 			continue;
 		hist_sub(&d, &a->dur, b ? &b->dur : NULL);
 		if (!d.count) {

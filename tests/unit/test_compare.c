@@ -295,7 +295,7 @@ static void test_compare_x86(void)
 	/* one run without tdp_iter_next (--no-visits): no visits line rather than a wrong one */
 	kw_compare_free(&c);
 	memset(&c, 0, sizeof(c));
-	snprintf(new[1].plan[KW_P_TDP_ITER_NEXT].mech, sizeof(new[1].plan[0].mech), "off");
+	new[1].plan[KW_P_TDP_ITER_NEXT].mech = KW_MECH_OFF;
 	if (ASSERT_EQ(kw_compare_build(&c, base, 2, new, 2, &o), 0, "build x86 without visits")) {
 		ASSERT_FALSE(line_of(&c, KW_K_EMPTY_LEAF, "4K entries visited"),
 			     "no 4K visits line when a run did not measure them");

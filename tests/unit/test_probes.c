@@ -72,7 +72,8 @@ static void test_mask(void)
 	m = 42;
 	ASSERT_EQ(kw_probe_mask_parse("kvm_vm_ioctl,kvm_vm_ioct", &m, err, sizeof(err)), -EINVAL,
 		  "a prefix is no name");
-	ASSERT_STREQ(err, "--probe: no probe named 'kvm_vm_ioct' (see `kvmwalk probes`)", "message");
+	ASSERT_STREQ(err, "--probe: no probe named 'kvm_vm_ioct' (see `kvmwalk probes`)",
+		     "message");
 	ASSERT_EQ(m, 42, "unchanged on error");
 	ASSERT_TRUE(KW_PROBES_ALL & KW_PROBE_BIT(KW_NR_PROBES - 1), "all has the last");
 	ASSERT_FALSE(KW_PROBES_ALL & KW_PROBE_BIT(KW_NR_PROBES), "and no more");

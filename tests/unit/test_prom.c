@@ -13,7 +13,7 @@ static void fill_common(struct kw_recording *r, const char *arch)
 	snprintf(r->meta.arch, sizeof(r->meta.arch), "%s", arch);
 	snprintf(r->meta.kernel, sizeof(r->meta.kernel), "6.12.0-test \"quoted\\\"");
 	for (int p = 0; p < KW_NR_PROBES; p++) {
-		snprintf(r->plan[p].mech, sizeof(r->plan[p].mech), "fentry");
+		r->plan[p].mech = KW_MECH_FENTRY;
 		snprintf(r->plan[p].func, sizeof(r->plan[p].func), "%s", kw_probes[p].name);
 	}
 	r->overhead.stats_enabled = true;
@@ -30,8 +30,8 @@ static void fill_arm64(struct kw_recording *r)
 
 	fill_common(r, "arm64");
 	snprintf(r->meta.kvm_mode, sizeof(r->meta.kvm_mode), "vhe");
-	snprintf(r->plan[KW_P_HYP_FLUSH_RANGE].mech, sizeof(r->plan[0].mech), "unavailable");
-	snprintf(r->plan[KW_P_S2_WRPROTECT].mech, sizeof(r->plan[0].mech), "kprobe");
+	r->plan[KW_P_HYP_FLUSH_RANGE].mech = KW_MECH_UNAVAILABLE;
+	r->plan[KW_P_S2_WRPROTECT].mech = KW_MECH_KPROBE;
 	snprintf(r->plan[KW_P_GUEST_FAULT].func, sizeof(r->plan[0].func), "kvm_handle_guest_abort");
 
 	/* 512 walks of 2 MiB taking 1..2 us, 8 of the whole 48-bit space taking ~3 ms */
@@ -119,8 +119,8 @@ static void fill_x86(struct kw_recording *r)
 
 	fill_common(r, "x86");
 	snprintf(r->meta.kvm_mode, sizeof(r->meta.kvm_mode), "tdp");
-	snprintf(r->plan[KW_P_SPTE_CHANGED].mech, sizeof(r->plan[0].mech), "tracepoint");
-	snprintf(r->plan[KW_P_TDP_ZAP_LEAFS_ALL].mech, sizeof(r->plan[0].mech), "off");
+	r->plan[KW_P_SPTE_CHANGED].mech = KW_MECH_TRACEPOINT;
+	r->plan[KW_P_TDP_ZAP_LEAFS_ALL].mech = KW_MECH_OFF;
 	f = &r->funcs[KW_P_TDP_ZAP_LEAFS];
 	for (int i = 0; i < 100; i++) {
 		kw_hist_add(&f->dur, 500 + 100 * i);

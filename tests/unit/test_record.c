@@ -49,11 +49,11 @@ void kw_test_recording_fixture(struct kw_recording *r)
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		if (!kw_probe_in_arch(i, "arm64"))
 			continue;
-		snprintf(r->plan[i].mech, sizeof(r->plan[i].mech), "fentry");
+		r->plan[i].mech = KW_MECH_FENTRY;
 		snprintf(r->plan[i].func, sizeof(r->plan[i].func), "%s", kw_probes[i].name);
 	}
 	snprintf(r->plan[KW_P_GUEST_FAULT].func, sizeof(r->plan[0].func), "kvm_handle_guest_abort");
-	snprintf(r->plan[KW_P_HYP_FLUSH_RANGE].mech, sizeof(r->plan[0].mech), "unavailable");
+	r->plan[KW_P_HYP_FLUSH_RANGE].mech = KW_MECH_UNAVAILABLE;
 	snprintf(r->plan[KW_P_HYP_FLUSH_RANGE].reason, sizeof(r->plan[0].reason),
 		 "runs at EL2 (nvhe): never called at EL1; kvm_tlb_flush_vmid_range counts");
 
@@ -213,7 +213,7 @@ void test_record(void)
 		goto out;
 	ASSERT_EQ(back.funcs[KW_P_PGT_WALK].dur.count, 9402, "histogram count");
 	ASSERT_EQ(back.visits[KW_VISIT_IDX(KW_W_SPLIT, 4, KW_O_NOTHING)], 8192, "visits");
-	ASSERT_STREQ(back.plan[KW_P_HYP_FLUSH_RANGE].mech, "unavailable", "plan");
+	ASSERT_EQ(back.plan[KW_P_HYP_FLUSH_RANGE].mech, KW_MECH_UNAVAILABLE, "plan");
 	ASSERT_EQ(back.nintervals, 2, "intervals");
 	kw_recording_free(&back);
 

@@ -179,8 +179,7 @@ static void synth_meta(struct kw_recording *r)
 	r->overhead.run_ns = 1000000;
 	r->overhead.run_cnt = 5000;
 	for (p = 0; p < KW_NR_PROBES; p++)
-		snprintf(r->plan[p].mech, sizeof(r->plan[p].mech), "%s",
-			 kw_probe_in_arch(p, "x86") ? "fentry" : "off");
+		r->plan[p].mech = kw_probe_in_arch(p, "x86") ? KW_MECH_FENTRY : KW_MECH_OFF;
 }
 
 struct step {

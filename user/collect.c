@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The map reader: reads every BPF map of a loaded loader into a kw_recording (summed over the
+ * CPUs), folds the trigger rows of exited processes, names the fast_page_fault return codes
+ * from BTF and adds the probes' own cost (BPF run-time statistics). With loader.c the only code
+ * that touches libbpf.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "host.h"
+#include "loader_priv.h"
+
+static int ncpus(void)
+{
+	static int n;
+
+	if (!n)
+		n = libbpf_num_possible_cpus();
+	return n;
+}
+
+static int read_percpu(struct bpf_map *map, const void *key, void *buf)
+{
+	return bpf_map_lookup_elem(bpf_map__fd(map), key, buf) ? -errno : 0;
+}
+
+/*
+ * kw_triggers is keyed by the VMM's pid (its tgid) and BPF never removes a row, so without help
+ * a long `serve` or `record` fills its KW_MAX_TRIGS rows after some 50 short-lived VMM processes
+ * and from then on every call is counted as trigger_map_full. So each collection moves the rows
+ * of processes that no longer exist into l->exited: their calls and ns, summed over the CPUs,
+ * are added to the row of the same (probe, trigger, cmd) with pid 0 there, and the map row is
+ * deleted. A dead process cannot make new events, so no call is lost, and the folded rows only
+ * grow, so the totals of a recording stay exact and Prometheus' counters monotonic.
+ *
+ * Dead means kill(pid, 0) fails with ESRCH (a zombie not yet reaped still counts as alive).
+ * The corners: if the pid is reused before a collection sees it dead, the old process's
+ * calls stay merged into the new process's row (attribution, not a count, is blurred); a
+ * process with the pid that appears between the check and the delete would have its first
+ * calls folded too (bpf_map_lookup_and_delete_elem makes reading and deleting one step, so
+ * nothing is counted twice or dropped). Pids are those of the initial pid namespace: run in
+ * another one, kvmwalk sees every VMM as exited and folds all rows each time (counts still
+ * exact, the per-VM breakdown gone). pid 0 is also the idle task's: its rows merge with these.
+ */
+static bool pid_exited(__u32 pid)
+{
+	return pid && kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+static int exited_add(struct loader *l, const struct kw_trig *t)
+{
+	struct kw_trig *n;
+
+	for (size_t i = 0; i < l->nexited; i++) {
+		struct kw_trig *e = &l->exited[i];
+
+		if (e->probe == t->probe && e->trigger == t->trigger && e->cmd == t->cmd) {
+			e->calls += t->calls;
+			e->ns += t->ns;
+			return 0;
+		}
+	}
+	n = realloc(l->exited, (l->nexited + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	l->exited = n;
+	n[l->nexited] = *t;
+	n[l->nexited].pid = 0;
+	l->nexited++;
+	return 0;
+}
+
+/* Moves the rows of exited processes from kw_triggers into l->exited; buf holds ncpus values. */
+static int fold_exited(struct loader *l, void *buf, int ncpus)
+{
+	int fd = bpf_map__fd(l->skel->maps.kw_triggers), err = 0;
+	struct kw_trig_key k, *prev = NULL, *dead = NULL;
+	size_t ndead = 0;
+
+	/* first the keys (deleting while walking would restart the walk), then each one */
+	while (!bpf_map_get_next_key(fd, prev, &k)) {
+		prev = &k;
+		if (!pid_exited(k.pid))
+			continue;
+		struct kw_trig_key *d = realloc(dead, (ndead + 1) * sizeof(*d));
+
+		if (!d) {
+			err = -ENOMEM;
+			goto out;
+		}
+		dead = d;
+		dead[ndead++] = k;
+	}
+	for (size_t i = 0; i < ndead; i++) {
+		struct kw_trig_val *v = buf;
+		struct kw_trig t = {};
+
+		if (bpf_map_lookup_and_delete_elem(fd, &dead[i], buf)) {
+			if (errno == ENOENT)
+				continue;
+			/* a kernel without lookup-and-delete for per-CPU hashes: two steps */
+			if (bpf_map_lookup_elem(fd, &dead[i], buf))
+				continue;
+			if (bpf_map_delete_elem(fd, &dead[i]))
+				continue; /* still in the map: read again next time */
+		}
+		t.probe = dead[i].probe < KW_NR_PROBES ? (int)dead[i].probe : 0;
+		t.trigger = dead[i].trigger < KW_NR_TRIGGERS ? (int)dead[i].trigger : 0;
+		t.cmd = dead[i].cmd;
+		for (int c = 0; c < ncpus; c++) {
+			t.calls += v[c].calls;
+			t.ns += v[c].ns;
+		}
+		if ((err = exited_add(l, &t)))
+			goto out;
+	}
+out:
+	free(dead);
+	return err;
+}
+
+static void pf_names(struct loader *l, struct kw_recording *r)
+{
+	struct btf *b;
+
+	for (int i = 0; i < KW_NR_PF_RET; i++)
+		snprintf(r->pf_ret_names[i], sizeof(r->pf_ret_names[i]), "%s",
+			 i == KW_NR_PF_RET - 1 ? "other" : "");
+	if (strcmp(kw_host_arch(), "x86"))
+		return;
+	b = loader__btf(l, "kvm") ?: loader__btf(l, "");
+	/* RET_PF_* is an anonymous enum: find the one holding RET_PF_FIXED and name the values. */
+	for (__u32 id = 1; b && id < btf__type_cnt(b); id++) {
+		const struct btf_type *t = btf__type_by_id(b, id);
+		const struct btf_enum *e;
+		bool found = false;
+
+		if (!t || !btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (int k = 0; k < btf_vlen(t); k++)
+			if (!strcmp(btf__name_by_offset(b, e[k].name_off), "RET_PF_FIXED"))
+				found = true;
+		if (!found)
+			continue;
+		for (int k = 0; k < btf_vlen(t); k++)
+			if (e[k].val >= 0 && e[k].val < KW_NR_PF_RET - 1)
+				snprintf(r->pf_ret_names[e[k].val], sizeof(r->pf_ret_names[0]),
+					 "%s", btf__name_by_offset(b, e[k].name_off));
+		break;
+	}
+}
+
+static void prog_cost(struct loader *l, struct kw_recording *r)
+{
+	struct bpf_program *prog;
+	int p;
+
+	bpf_object__for_each_program(prog, l->skel->obj)
+	{
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		r->overhead.run_ns += info.run_time_ns;
+		r->overhead.run_cnt += info.run_cnt;
+		/*
+		 * fentry/fexit and raw_tp programs run with migration, not preemption, disabled:
+		 * another task that hits the same program on the same CPU meanwhile is skipped by
+		 * the recursion guard (bpf_prog_inc_misses_counter). Such a skipped entry shows up
+		 * as a missed exit; the count explains it.
+		 */
+		r->overhead.recursion_misses += info.recursion_misses;
+		p = kw_probe_of_prog(bpf_program__name(prog));
+		if (p >= 0) {
+			r->funcs[p].bpf_runs += info.run_cnt;
+			r->funcs[p].bpf_ns += info.run_time_ns;
+		}
+	}
+	r->overhead.stats_enabled = l->stats_fd >= 0 || l->stats_sysctl_old >= 0;
+}
+
+int loader__collect(struct loader *l, struct kw_recording *r)
+{
+	int n = ncpus(), err = 0;
+	size_t vsz = sizeof(struct kw_probe_stats);
+	void *buf = calloc(n, vsz > 64 ? vsz : 64);
+	struct kw_trig_key tk, *tprev = NULL;
+	struct kw_cb_key ck, *cprev = NULL;
+
+	kw_recording_free(r);
+	memset(r, 0, sizeof(*r));
+	if (!buf)
+		return -ENOMEM;
+	memcpy(r->plan, l->plan, sizeof(r->plan));
+	snprintf(r->meta.arch, sizeof(r->meta.arch), "%s", kw_host_arch());
+
+	for (__u32 p = 0; p < KW_NR_PROBES; p++) {
+		struct kw_probe_stats *s = buf;
+		struct kw_func *f = &r->funcs[p];
+
+		if ((err = read_percpu(l->skel->maps.kw_stats, &p, buf)))
+			goto cleanup;
+		for (int c = 0; c < n; c++) {
+			f->calls += s[c].calls;
+			f->missed += s[c].missed;
+			f->dropped += s[c].dropped;
+			f->errors += s[c].errors;
+			kw_hist_merge(&f->dur, &s[c].dur, 1);
+			kw_hist_merge(&f->size, &s[c].size, 1);
+		}
+	}
+	for (__u32 i = 0; i < KW_NR_COUNTERS; i++) {
+		__u64 *v = buf;
+
+		if ((err = read_percpu(l->skel->maps.kw_counters, &i, buf)))
+			goto cleanup;
+		for (int c = 0; c < n; c++)
+			r->counters[i] += v[c];
+	}
+	for (__u32 i = 0; i < KW_NR_VISITS; i++) {
+		__u64 *v = buf;
+
+		if ((err = read_percpu(l->skel->maps.kw_visits, &i, buf)))
+			goto cleanup;
+		for (int c = 0; c < n; c++)
+			r->visits[i] += v[c];
+	}
+	{
+		__u32 zero = 0;
+
+		if ((err = read_percpu(l->skel->maps.kw_unmap_cleared, &zero, buf)))
+			goto cleanup;
+		kw_hist_merge(&r->unmap_cleared, buf, n);
+	}
+	while (!bpf_map_get_next_key(bpf_map__fd(l->skel->maps.kw_walk_cbs), cprev, &ck)) {
+		struct kw_cb_val *v = buf;
+		struct kw_cb cb = {};
+
+		cprev = &ck;
+		if (read_percpu(l->skel->maps.kw_walk_cbs, &ck, buf))
+			continue;
+		cb.addr = ck.cb;
+		cb.flags = ck.flags;
+		cb.depth = ck.depth;
+		for (int c = 0; c < n; c++) {
+			cb.calls += v[c].calls;
+			cb.ns += v[c].ns;
+			cb.bytes += v[c].bytes;
+		}
+		ksyms__describe(&l->ksyms, cb.addr, cb.sym, sizeof(cb.sym));
+		if ((err = kw_recording_add_cb(r, &cb)))
+			goto cleanup;
+	}
+	if ((err = fold_exited(l, buf, n)))
+		goto cleanup;
+	for (size_t i = 0; i < l->nexited; i++)
+		if ((err = kw_recording_add_trig(r, &l->exited[i])))
+			goto cleanup;
+	while (!bpf_map_get_next_key(bpf_map__fd(l->skel->maps.kw_triggers), tprev, &tk)) {
+		struct kw_trig_val *v = buf;
+		struct kw_trig t = {};
+		bool merged = false;
+
+		tprev = &tk;
+		if (read_percpu(l->skel->maps.kw_triggers, &tk, buf))
+			continue;
+		t.probe = tk.probe < KW_NR_PROBES ? (int)tk.probe : 0;
+		t.trigger = tk.trigger < KW_NR_TRIGGERS ? (int)tk.trigger : 0;
+		t.cmd = tk.cmd;
+		t.pid = tk.pid;
+		for (int c = 0; c < n; c++) {
+			t.calls += v[c].calls;
+			t.ns += v[c].ns;
+		}
+		/* a live pid-0 row (the idle task) shares its key with a folded row: one row */
+		for (size_t i = 0; !t.pid && i < l->nexited; i++) {
+			struct kw_trig *e = &r->trigs[i];
+
+			if (e->probe == t.probe && e->trigger == t.trigger && e->cmd == t.cmd) {
+				e->calls += t.calls;
+				e->ns += t.ns;
+				merged = true;
+				break;
+			}
+		}
+		if (!merged && (err = kw_recording_add_trig(r, &t)))
+			goto cleanup;
+	}
+	kw_recording_sort(r);
+	pf_names(l, r);
+	prog_cost(l, r);
+	r->overhead.measured_ns = kw_recording_measured_ns(r);
+cleanup:
+	if (err)
+		fprintf(stderr, "kvmwalk: reading the BPF maps failed: %s\n", strerror(-err));
+	free(buf);
+	return err;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The loader's state, shared by its two halves: loader.c (plan, load, attach) and collect.c (the
+ * map reader). Nothing else includes this: the rest of kvmwalk sees struct loader only through
+ * loader.h.
+ */
+#ifndef KW_LOADER_PRIV_H
+#define KW_LOADER_PRIV_H
+
+#include <time.h>
+
+#include "ksyms.h"
+#include "loader.h"
+#include "tracefs.h"
+#include "kvmwalk.skel.h"
+
+struct loader {
+	struct loader_opts opts;
+	struct kvmwalk_bpf *skel;
+	struct ksyms ksyms;
+	struct kw_plan plan[KW_NR_PROBES];
+	struct bpf_link *links[KW_NR_PROBES][2]; /* entry, exit */
+	struct kw_tracefs tracefs;
+	char *traceable;	 /* available_filter_functions, NULL if unreadable */
+	char kvm_mode[16];	 /* arm64: vhe, nvhe, protected; "" unknown (and on x86) */
+	int loads;		 /* loader__load() calls so far */
+	int stats_fd;		 /* from bpf_enable_stats(), -1 if off */
+	int stats_sysctl_old;	 /* fallback: previous kernel.bpf_stats_enabled, -1 if untouched */
+	char failed_prog[64];	 /* the program libbpf reported as refused by the kernel */
+	struct btf *vmlinux_btf; /* cached: for the attach tests and the RET_PF_* names */
+	struct btf *mod_btf;
+	char mod_name[32];
+	/*
+	 * Trigger rows of exited processes, folded by (probe, trigger, cmd) with pid 0 and deleted
+	 * from kw_triggers (see fold_exited() in collect.c). Only grows, so the rows stay
+	 * monotonic.
+	 */
+	struct kw_trig *exited;
+	size_t nexited;
+};
+
+/*
+ * The kernel's BTF (mod "") or a module's, parsed once per loader (under emulation each parse
+ * takes most of a second); NULL if there is none. One module is cached at a time.
+ */
+struct btf *loader__btf(struct loader *l, const char *mod);
+
+#endif /* KW_LOADER_PRIV_H */
