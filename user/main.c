@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kvmwalk: argument parsing and dispatch of `probes`, `record`, `report` and `top`. */
-/* argp tables are positional; their trailing fields are meant to stay zero */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+/*
+ * kvmwalk: argument parsing and dispatch. `probes`, `record`, `report` and `top` are here;
+ * `serve` (serve.c) and `compare` (compare_cmd.c) parse their own options. The options of the
+ * commands that attach probes are one argp child (probe_opts.c).
+ */
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +19,7 @@
 #include "host.h"
 #include "loader.h"
 #include "outfile.h"
-#include "pids.h"
+#include "probe_opts.h"
 #include "record.h"
 #include "report.h"
 #include "serve.h"
@@ -56,12 +58,9 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL); /* a signal ends it early, which is what we want */
 }
 
-/* Options shared by the commands that attach probes. */
+/* Options of the commands here (the probe options are probe_opts.c's). */
 enum {
-	OPT_ATTACH = 1000,
-	OPT_NO_VISITS,
-	OPT_PROBE,
-	OPT_JSON,
+	OPT_JSON = 1000,
 	OPT_INTERVAL,
 	OPT_ONCE,
 };
@@ -119,32 +118,8 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	struct common *c = state->input;
 
 	switch (key) {
-	case OPT_ATTACH:
-		if (kw_attach_by_name(arg) < 0)
-			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
-		c->lo.attach = kw_attach_by_name(arg);
-		break;
-	case 'p': {
-		char err[160];
-
-		if (kw_pids_parse(arg, c->lo.pids, &c->lo.npids, err, sizeof(err)))
-			argp_error(state, "%s", err);
-		break;
-	}
-	case OPT_NO_VISITS:
-		c->lo.visits = false;
-		break;
-	case OPT_PROBE: {
-		/* A misspelt name must not silently record nothing. */
-		char err[160];
-
-		if (kw_probe_mask_parse(arg, &c->lo.probes, err, sizeof(err)))
-			argp_error(state, "%s", err);
-		c->lo.probes_required = true;
-		break;
-	}
-	case 'v':
-		c->lo.verbose = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &c->lo;
 		break;
 	case OPT_JSON:
 		c->json = true;
@@ -178,46 +153,33 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-#define ATTACH_OPTIONS                                                                             \
-	{ "attach", OPT_ATTACH, "MODE", 0,                                                         \
-	  "auto (default): fentry/fexit where an attach test passes, else kprobe, else a "         \
-	  "tracepoint; fentry or kprobe: only that mechanism" },                                   \
-		{ "probe", OPT_PROBE, "LIST", 0,                                                   \
-		  "only these probes (comma-separated names from `kvmwalk probes`); exit 6 if "    \
-		  "one "                                                                           \
-		  "cannot be attached" },                                                          \
-	{                                                                                          \
-		"verbose", 'v', NULL, 0, "show libbpf's messages (verifier logs)"                  \
-	}
-
 /* ---- probes ---------------------------------------------------------------------------------- */
 
 static const struct argp_option probes_options[] = {
-	{ "json", OPT_JSON, NULL, 0, "print JSON" },
-	ATTACH_OPTIONS,
+	{ .name = "json", .key = OPT_JSON, .doc = "print JSON" },
 	{},
 };
 
 static const struct argp probes_argp = {
-	probes_options, parse_common, NULL,
-	"Shows how each probe attaches on this kernel: fentry, kprobe, tracepoint, or unavailable "
-	"with the reason (not in this kernel, not traceable, runs at EL2, refused with an errno). "
-	"The plan comes from really loading and attaching, then detaching. The tracepoint "
-	"fallbacks need tracefs: when /sys/kernel/tracing is not mounted, kvmwalk uses debugfs's "
-	"tracing/ if debugfs is mounted, else mounts tracefs at /sys/kernel/tracing (as systemd "
-	"does at boot); where it cannot (a container without CAP_SYS_ADMIN), the reason says so "
-	"and names the command that fixes it.\n\n"
-	"USAGE: kvmwalk probes [--json] [--attach auto|fentry|kprobe]"
-	"\vExamples:\n  kvmwalk probes\n  kvmwalk probes --attach kprobe --json\n\n"
-	"Exit status: 0, 3 not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, "
-	"6 a --probe is unavailable."
+	.options = probes_options,
+	.parser = parse_common,
+	.children = kw_probe_children,
+	.doc = "Shows how each probe attaches on this kernel: fentry, kprobe, tracepoint, or "
+	       "unavailable with the reason (not in this kernel, not traceable, runs at EL2, "
+	       "refused with an errno). The plan comes from really loading and attaching, then "
+	       "detaching. The tracepoint fallbacks need tracefs: when /sys/kernel/tracing is not "
+	       "mounted, kvmwalk uses debugfs's tracing/ if debugfs is mounted, else mounts tracefs "
+	       "at /sys/kernel/tracing (as systemd does at boot); where it cannot (a container "
+	       "without CAP_SYS_ADMIN), the reason says so and names the command that fixes it."
+	       "\vExamples:\n"
+	       "  kvmwalk probes\n"
+	       "  kvmwalk probes --attach kprobe --json\n\n"
+	       "Exit status: 0; 1 error; 2 usage; " KW_EXIT_STATUS_PROBES,
 };
 
 static int cmd_probes(int argc, char **argv)
 {
-	struct common c = {
-		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL }
-	};
+	struct common c = {};
 	struct loader *l;
 	int code;
 
@@ -233,42 +195,35 @@ static int cmd_probes(int argc, char **argv)
 /* ---- record ---------------------------------------------------------------------------------- */
 
 static const struct argp_option record_options[] = {
-	{ "output", 'o', "FILE", 0,
-	  "write the recording here (default kvmwalk.json; - for stdout). Its directory is checked "
-	  "before anything is attached; the recording goes to a temporary file there, renamed over "
-	  "FILE when complete, and a previous FILE is kept as FILE.old. A failed write (a full "
-	  "disk) leaves FILE as it was." },
-	{ "duration", 'd', "SECS", 0, "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
-	{ "interval", OPT_INTERVAL, "SECS", 0,
-	  "also keep per-interval snapshots of calls and time (for phase plots)" },
-	{ "pid", 'p', "PID[,PID...]", 0,
-	  "only these processes (the VMMs), every thread of each: process ids, comma-separated or "
-	  "in several --pid, at most 64; each must exist when kvmwalk starts (else exit 2)" },
-	{ "no-visits", OPT_NO_VISITS, NULL, 0,
-	  "leave out the per-entry callback probes (stage2_split_walker, stage2_unmap_walker), "
-	  "the costly ones" },
-	ATTACH_OPTIONS,
+	{ .name = "output", .key = 'o', .arg = "FILE",
+	  .doc = "write the recording here (default kvmwalk.json; - for stdout). Its directory is "
+		 "checked before anything is attached; the recording goes to a temporary file "
+		 "there, renamed over FILE when complete, and a previous FILE is kept as FILE.old. "
+		 "A failed write (a full disk) leaves FILE as it was." },
+	{ .name = "duration", .key = 'd', .arg = "SECS",
+	  .doc = "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
+	{ .name = "interval", .key = OPT_INTERVAL, .arg = "SECS",
+	  .doc = "also keep per-interval snapshots of calls and time (for phase plots)" },
 	{},
 };
 
 static const struct argp record_argp = {
-	record_options, parse_common, "[-- CMD [ARGS...]]",
-	"Records walker statistics into one JSON document (schema kvmwalk-recording/1, see "
-	"docs/recording-format.md): for a duration, until Ctrl-C / SIGTERM, or around a command, "
-	"whose exit status kvmwalk then exits with. BPF run-time statistics are on while "
-	"recording, "
-	"so the recording holds the probes' own cost.\n\n"
-	"USAGE: kvmwalk record [-o FILE] [-d SECS] [--interval SECS] [--pid PID,...] [--no-visits] "
-	"[--attach MODE] [-- CMD ARGS...]"
-	"\vExamples:\n"
-	"  kvmwalk record -d 10 -o idle.json\n"
-	"  kvmwalk record -o split.json -- kvmwalk-load --scenario split\n"
-	"  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o migration.json\n"
-	"  kvmwalk record --pid 4242,4243 -d 60 -o two-vms.json\n\n"
-	"Exit status: the command's, else 0; 1 error (the recording could not be written, ...), 2 "
-	"usage (a bad option value, a --pid that does not exist, an -o directory that is missing "
-	"or not writable), 3 not root "
-	"/ no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, 6 a --probe is unavailable."
+	.options = record_options,
+	.parser = parse_common,
+	.args_doc = "[-- CMD [ARGS...]]",
+	.children = kw_probe_children,
+	.doc = "Records walker statistics into one JSON document (schema kvmwalk-recording/1, see "
+	       "docs/recording-format.md): for a duration, until Ctrl-C / SIGTERM, or around a "
+	       "command, whose exit status kvmwalk then exits with. BPF run-time statistics are on "
+	       "while recording, so the recording holds the probes' own cost."
+	       "\vExamples:\n"
+	       "  kvmwalk record -d 10 -o idle.json\n"
+	       "  kvmwalk record -o split.json -- kvmwalk-load --scenario split\n"
+	       "  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o mig.json\n"
+	       "  kvmwalk record --pid 4242,4243 -d 60 -o two-vms.json\n\n"
+	       "Exit status: the command's, else 0; 1 error (the recording could not be written, "
+	       "...); 2 usage (a bad option value, a --pid that does not exist, an -o directory "
+	       "that is missing or not writable); " KW_EXIT_STATUS_PROBES,
 };
 
 static void interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
@@ -284,11 +239,7 @@ static void interval_delta(struct kw_interval *iv, const struct kw_recording *cu
 
 static int cmd_record(int argc, char **argv)
 {
-	struct common c = {
-		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL },
-		.out = "kvmwalk.json",
-		.of = { .dirfd = -1 }
-	};
+	struct common c = { .out = "kvmwalk.json", .of = { .dirfd = -1 } };
 	struct kw_recording r = {}, snap = {};
 	struct kw_interval *ivs = NULL, last = {};
 	size_t nivs = 0;
@@ -416,7 +367,7 @@ cleanup:
 /* ---- report ---------------------------------------------------------------------------------- */
 
 static const struct argp_option report_options[] = {
-	{ "json", OPT_JSON, NULL, 0, "derived numbers as JSON (schema kvmwalk-report/1)" },
+	{ .name = "json", .key = OPT_JSON, .doc = "derived numbers as JSON (schema kvmwalk-report/1)" },
 	{},
 };
 
@@ -442,16 +393,18 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp report_argp = {
-	report_options, parse_report, "FILE",
-	"Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), the attach "
-	"plan, per function calls, total, mean, p50/p90/p99/max and a histogram, walks by "
-	"callback, "
-	"visits by level and outcome, flushes per unmap and empty flushes, calls per trigger, and "
-	"the probes' own cost. Text fits 80 columns.\n\n"
-	"USAGE: kvmwalk report FILE [--json]\n\n"
-	"Exit status: 0; 1 the file cannot be read, or an error; 2 usage; 8 a truncated or corrupt "
-	"recording; 9 a recording of another schema version (as kvmwalk compare)."
-	"\vExamples:\n  kvmwalk report split.json\n  kvmwalk report split.json --json | jq .visits"
+	.options = report_options,
+	.parser = parse_report,
+	.args_doc = "FILE",
+	.doc = "Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), the "
+	       "attach plan, per function calls, total, mean, p50/p90/p99/max and a histogram, walks "
+	       "by callback, visits by level and outcome, flushes per unmap and empty flushes, calls "
+	       "per trigger, and the probes' own cost. Text fits 80 columns."
+	       "\vExamples:\n"
+	       "  kvmwalk report split.json\n"
+	       "  kvmwalk report split.json --json | jq .visits\n\n"
+	       "Exit status: 0; 1 the file cannot be read, or an error; 2 usage; 8 a truncated or "
+	       "corrupt recording; 9 a recording of another schema version (as kvmwalk compare).",
 };
 
 static int cmd_report(int argc, char **argv)
@@ -478,34 +431,30 @@ static int cmd_report(int argc, char **argv)
 /* ---- top ------------------------------------------------------------------------------------- */
 
 static const struct argp_option top_options[] = {
-	{ "interval", 'i', "SECS", 0, "refresh every SECS seconds (default 2)" },
-	{ "once", OPT_ONCE, NULL, 0, "print one interval and exit (no screen clearing)" },
-	{ "pid", 'p', "PID[,PID...]", 0,
-	  "only these processes, every thread of each (comma-separated, at most 64; each must "
-	  "exist)" },
-	{ "no-visits", OPT_NO_VISITS, NULL, 0, "leave out the per-entry callback probes" },
-	ATTACH_OPTIONS,
+	{ .name = "interval", .key = 'i', .arg = "SECS",
+	  .doc = "refresh every SECS seconds (default 2)" },
+	{ .name = "once", .key = OPT_ONCE,
+	  .doc = "print one interval and exit (no screen clearing)" },
 	{},
 };
 
 static const struct argp top_argp = {
-	top_options, parse_common, NULL,
-	"Live per-function call rates and latencies, refreshed every interval, like kvm_stat. "
-	"Ctrl-C ends it; nothing stays attached.\n\n"
-	"USAGE: kvmwalk top [--interval SECS] [--once] [--pid PID,...]"
-	"\vExamples:\n  kvmwalk top\n  kvmwalk top --once --interval 5\n"
-	"  kvmwalk top --pid $(pidof qemu-system-x86_64 | tr ' ' ,)\n\n"
-	"Exit status: 0; 1 error, 2 usage (a bad option value, a --pid that does not exist), 3 "
-	"not root / no CAP_BPF+CAP_PERFMON, 4 no kernel BTF, 5 not a KVM host, 6 a --probe is "
-	"unavailable."
+	.options = top_options,
+	.parser = parse_common,
+	.children = kw_probe_children,
+	.doc = "Live per-function call rates and latencies, refreshed every interval, like "
+	       "kvm_stat. Ctrl-C ends it; nothing stays attached."
+	       "\vExamples:\n"
+	       "  kvmwalk top\n"
+	       "  kvmwalk top --once --interval 5\n"
+	       "  kvmwalk top --pid $(pidof qemu-system-x86_64 | tr ' ' ,)\n\n"
+	       "Exit status: 0; 1 error; 2 usage (a bad option value, a --pid that does not "
+	       "exist); " KW_EXIT_STATUS_PROBES,
 };
 
 static int cmd_top(int argc, char **argv)
 {
-	struct common c = {
-		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL },
-		.interval = 2
-	};
+	struct common c = { .interval = 2 };
 	struct kw_recording prev = {}, cur = {};
 	struct loader *l;
 	int code, ret = 0;

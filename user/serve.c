@@ -20,8 +20,6 @@
  *      scrape copies a buffer under a mutex and never touches the maps, so no number of scrapes
  *      can slow the probes, and served values are at most one interval old.
  */
-/* argp tables are positional; their trailing fields are meant to stay zero */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +44,7 @@
 
 #include "loader.h"
 #include "outfile.h"
-#include "pids.h"
+#include "probe_opts.h"
 #include "prom.h"
 #include "serve.h"
 
@@ -64,9 +62,6 @@ enum {
 	OPT_BUCKETS,
 	OPT_PER_VM,
 	OPT_USER,
-	OPT_ATTACH,
-	OPT_PROBE,
-	OPT_NO_VISITS,
 };
 
 struct serve_opts {
@@ -83,30 +78,25 @@ struct serve_opts {
 /* ---- options --------------------------------------------------------------------------------- */
 
 static const struct argp_option options[] = {
-	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
-	  "serve HTTP here (default " DEFAULT_LISTEN
-	  "; [::1]:9464 for IPv6, 0.0.0.0:9464 to expose "
-	  "it; without --listen, --textfile alone serves no HTTP)" },
-	{ "textfile", OPT_TEXTFILE, "PATH", 0,
-	  "also write the metrics to PATH (for node_exporter's textfile collector, PATH ends in "
-	  ".prom) every interval: a temporary file in the same directory, then rename()" },
-	{ "interval", OPT_INTERVAL, "SECS", 0,
-	  "read the maps every SECS seconds (default 5); served values are at most this old" },
-	{ "buckets", OPT_BUCKETS, "log2|fine", 0,
-	  "histogram resolution: a bucket per power of two (default), or per 12.5 % sub-bucket" },
-	{ "per-vm", OPT_PER_VM, NULL, 0,
-	  "a pid label (the VMM's process) on the trigger series: one series per VM, so mind the "
-	  "cardinality; pid=\"0\" sums the processes that have exited" },
-	{ "user", OPT_USER, "NAME", 0,
-	  "after attaching, also switch to this user (a name from /etc/passwd, or UID[:GID])" },
-	{ "pid", 'p', "PID[,PID...]", 0,
-	  "only these processes, every thread of each (comma-separated, at most 64; each must "
-	  "exist at start)" },
-	{ "no-visits", OPT_NO_VISITS, NULL, 0,
-	  "leave out the per-entry callback probes (stage2_split_walker, stage2_unmap_walker)" },
-	{ "attach", OPT_ATTACH, "MODE", 0, "auto (default), fentry or kprobe" },
-	{ "probe", OPT_PROBE, "LIST", 0, "only these probes (comma-separated names)" },
-	{ "verbose", 'v', NULL, 0, "libbpf's messages, and each privilege step" },
+	{ .name = "listen", .key = OPT_LISTEN, .arg = "ADDR:PORT",
+	  .doc = "serve HTTP here (default " DEFAULT_LISTEN "; [::1]:9464 for IPv6, 0.0.0.0:9464 to "
+		 "expose it; without --listen, --textfile alone serves no HTTP)" },
+	{ .name = "textfile", .key = OPT_TEXTFILE, .arg = "PATH",
+	  .doc = "also write the metrics to PATH (for node_exporter's textfile collector, PATH "
+		 "ends in .prom) every interval: a temporary file in the same directory, then "
+		 "rename()" },
+	{ .name = "interval", .key = OPT_INTERVAL, .arg = "SECS",
+	  .doc = "read the maps every SECS seconds (default 5); served values are at most this "
+		 "old" },
+	{ .name = "buckets", .key = OPT_BUCKETS, .arg = "log2|fine",
+	  .doc = "histogram resolution: a bucket per power of two (default), or per 12.5 % "
+		 "sub-bucket" },
+	{ .name = "per-vm", .key = OPT_PER_VM,
+	  .doc = "a pid label (the VMM's process) on the trigger series: one series per VM, so "
+		 "mind the cardinality; pid=\"0\" sums the processes that have exited" },
+	{ .name = "user", .key = OPT_USER, .arg = "NAME",
+	  .doc = "after attaching, also switch to this user (a name from /etc/passwd, or "
+		 "UID[:GID])" },
 	{},
 };
 
@@ -130,7 +120,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	socklen_t len;
 	uid_t uid;
 	gid_t gid;
-	char err[160];
 
 	switch (key) {
 	case OPT_LISTEN:
@@ -162,25 +151,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			exit(KW_EXIT_USAGE); /* resolve_user said why */
 		o->user = arg;
 		break;
-	case 'p':
-		if (kw_pids_parse(arg, o->lo.pids, &o->lo.npids, err, sizeof(err)))
-			argp_error(state, "%s", err);
-		break;
-	case OPT_NO_VISITS:
-		o->lo.visits = false;
-		break;
-	case OPT_ATTACH:
-		if (kw_attach_by_name(arg) < 0)
-			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
-		o->lo.attach = kw_attach_by_name(arg);
-		break;
-	case OPT_PROBE:
-		if (kw_probe_mask_parse(arg, &o->lo.probes, err, sizeof(err)))
-			argp_error(state, "%s", err);
-		o->lo.probes_required = true;
-		break;
-	case 'v':
-		o->lo.verbose = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->lo;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -196,27 +168,31 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp argp = {
-	options, parse_opt, NULL,
-	"Prometheus exporter: attaches the probes, then serves their counters and histograms in "
-	"the "
-	"text exposition format (0.0.4) on http://ADDR:PORT/metrics (a landing page on /), and/or "
-	"writes them for node_exporter's textfile collector. Metric names, labels and buckets are "
-	"listed in dashboards/README.md; dashboards/ has a Grafana dashboard and alert "
-	"rules.\n\nPrivileges: loading and attaching need root (or CAP_BPF, CAP_PERFMON, "
-	"CAP_SYS_ADMIN). Right after, before any network code runs, kvmwalk empties its capability "
-	"bounding, ambient, inheritable, permitted and effective sets, switches to --user if "
-	"given, "
-	"and sets no_new_privs. On kernels before 5.19 with kernel.unprivileged_bpf_disabled set, "
-	"reading the maps needs CAP_BPF on every call, so that one capability is kept (and "
-	"reported). The HTTP server accepts GET and HEAD only, at most 16 connections (8 per "
-	"address), 16 KiB of request and 10 s per connection.\n\nUSAGE: kvmwalk serve [--listen "
-	"ADDR:PORT] [--textfile PATH] [--interval SECS] [--buckets log2|fine] [--per-vm] [--user "
-	"NAME]\vExamples:\n  kvmwalk serve\n  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n  "
-	"kvmwalk serve --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom --interval 15\n  "
-	"curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\nSIGINT or "
-	"SIGTERM stop it: everything is detached and the textfile removed.\nExit status: 0, 1 "
-	"error, 2 usage (also a --pid that does not exist), 3 not root / no CAP_BPF+CAP_PERFMON, "
-	"4 no kernel BTF, 5 not a KVM host, 6 a --probe is unavailable."
+	.options = options,
+	.parser = parse_opt,
+	.children = kw_probe_children,
+	.doc = "Prometheus exporter: attaches the probes, then serves their counters and histograms "
+	       "in the text exposition format (0.0.4) on http://ADDR:PORT/metrics (a landing page "
+	       "on /), and/or writes them for node_exporter's textfile collector. Metric names, "
+	       "labels and buckets are listed in dashboards/README.md; dashboards/ has a Grafana "
+	       "dashboard and alert rules. SIGINT or SIGTERM stop it: everything is detached and "
+	       "the textfile removed.\n\n"
+	       "Privileges: loading and attaching need root (or CAP_BPF, CAP_PERFMON, "
+	       "CAP_SYS_ADMIN). Right after, before any network code runs, kvmwalk empties its "
+	       "capability bounding, ambient, inheritable, permitted and effective sets, switches "
+	       "to --user if given, and sets no_new_privs. On kernels before 5.19 with "
+	       "kernel.unprivileged_bpf_disabled set, reading the maps needs CAP_BPF on every call, "
+	       "so that one capability is kept (and reported). The HTTP server accepts GET and HEAD "
+	       "only, at most 16 connections (8 per address), 16 KiB of request and 10 s per "
+	       "connection."
+	       "\vExamples:\n"
+	       "  kvmwalk serve\n"
+	       "  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n"
+	       "  kvmwalk serve --interval 15 \\\n"
+	       "      --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom\n"
+	       "  curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
+	       "Exit status: 0; 1 error; 2 usage (a bad option value, a --pid that does not "
+	       "exist); " KW_EXIT_STATUS_PROBES,
 };
 
 /* ---- state shared with the HTTP threads ------------------------------------------------------ */
@@ -232,7 +208,7 @@ static struct {
 	pthread_mutex_t lock;
 	char *text; /* the latest exposition, NULL before the first */
 	size_t len;
-} cache = { PTHREAD_MUTEX_INITIALIZER };
+} cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const char landing[] =
 	"<!DOCTYPE html>\n<html><head><title>kvmwalk exporter</title></head><body>\n<h1>kvmwalk "
@@ -720,10 +696,7 @@ cleanup:
 
 int serve_main(int argc, char **argv)
 {
-	struct serve_opts o = {
-		.lo = { .attach = KW_ATTACH_AUTO, .visits = true, .probes = KW_PROBES_ALL },
-		.interval = 5
-	};
+	struct serve_opts o = { .interval = 5 };
 	struct prom_facts facts = { .version = NULL };
 	struct kw_outfile tf = { .dirfd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };

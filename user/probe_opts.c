@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --attach, --probe, --pid, --no-visits, -v: the argp child of the probe commands (probe_opts.h). */
+#include <argp.h>
+
+#include "pids.h"
+#include "probe_opts.h"
+
+enum {
+	OPT_ATTACH = 1100, /* the parents number theirs from 1000 */
+	OPT_PROBE,
+	OPT_NO_VISITS,
+};
+
+static const struct argp_option options[] = {
+	{ .name = "attach", .key = OPT_ATTACH, .arg = "MODE",
+	  .doc = "auto (default): fentry/fexit where an attach test passes, else kprobe, else a "
+		 "tracepoint; fentry or kprobe: only that mechanism" },
+	{ .name = "probe", .key = OPT_PROBE, .arg = "LIST",
+	  .doc = "only these probes (comma-separated names from `kvmwalk probes`); exit 6 if one "
+		 "cannot be attached" },
+	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
+	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
+		 "comma-separated or in several --pid, at most 64; each must exist when kvmwalk "
+		 "starts (else exit 2)" },
+	{ .name = "no-visits", .key = OPT_NO_VISITS,
+	  .doc = "leave out the per-entry callback probes (stage2_split_walker, "
+		 "stage2_unmap_walker, tdp_iter_next), the costly ones" },
+	{ .name = "verbose", .key = 'v',
+	  .doc = "show libbpf's messages (verifier logs); serve also says each privilege step" },
+	{},
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct loader_opts *lo = state->input;
+	char err[160];
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		lo->attach = KW_ATTACH_AUTO;
+		lo->probes = KW_PROBES_ALL;
+		lo->visits = true;
+		break;
+	case OPT_ATTACH:
+		if (kw_attach_by_name(arg) < 0)
+			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
+		lo->attach = kw_attach_by_name(arg);
+		break;
+	case OPT_PROBE:
+		/* A misspelt name must not silently record nothing. */
+		if (kw_probe_mask_parse(arg, &lo->probes, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		lo->probes_required = true;
+		break;
+	case 'p':
+		if (kw_pids_parse(arg, lo->pids, &lo->npids, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_NO_VISITS:
+		lo->visits = false;
+		break;
+	case 'v':
+		lo->verbose = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp kw_probe_argp = {
+	.options = options,
+	.parser = parse_opt,
+};
+
+const struct argp_child kw_probe_children[] = {
+	{ .argp = &kw_probe_argp, .header = "Attaching the probes:" },
+	{},
+};
