@@ -10,7 +10,8 @@
 
 /*
  * One index per probe. A probe is one kernel function (or tracepoint) with its own statistics.
- * Both arches share the numbering; a probe of the other arch is simply never attached.
+ * Both arches share the numbering; a probe of the other arch is simply never attached. User
+ * space describes each in its catalogue, user/probes.c.
  */
 enum kw_probe {
 	/* arm64: the stage-2 page-table walker (arch/arm64/kvm/hyp/pgtable.c) */

@@ -32,6 +32,21 @@ static int read_percpu(struct bpf_map *map, const void *key, void *buf)
 	return bpf_map_lookup_elem(bpf_map__fd(map), key, buf) ? -errno : 0;
 }
 
+/* Adds a per-CPU array of __u64 to out[0 .. nkeys), summed over the n CPUs (buf holds n). */
+static int read_u64s(struct bpf_map *map, __u32 nkeys, __u64 *out, void *buf, int n)
+{
+	__u64 *v = buf;
+	int err;
+
+	for (__u32 i = 0; i < nkeys; i++) {
+		if ((err = read_percpu(map, &i, buf)))
+			return err;
+		for (int c = 0; c < n; c++)
+			out[i] += v[c];
+	}
+	return 0;
+}
+
 /*
  * kw_triggers is keyed by the VMM's pid (its tgid) and BPF never removes a row, so without help
  * a long `serve` or `record` fills its KW_MAX_TRIGS rows after some 50 short-lived VMM processes
@@ -206,36 +221,13 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 	snprintf(r->meta.arch, sizeof(r->meta.arch), "%s", kw_host_arch());
 
 	for (__u32 p = 0; p < KW_NR_PROBES; p++) {
-		struct kw_probe_stats *s = buf;
-		struct kw_func *f = &r->funcs[p];
-
 		if ((err = read_percpu(l->skel->maps.kw_stats, &p, buf)))
 			goto cleanup;
-		for (int c = 0; c < n; c++) {
-			f->calls += s[c].calls;
-			f->missed += s[c].missed;
-			f->dropped += s[c].dropped;
-			f->errors += s[c].errors;
-			kw_hist_merge(&f->dur, &s[c].dur, 1);
-			kw_hist_merge(&f->size, &s[c].size, 1);
-		}
+		kw_func_add_percpu(&r->funcs[p], buf, n);
 	}
-	for (__u32 i = 0; i < KW_NR_COUNTERS; i++) {
-		__u64 *v = buf;
-
-		if ((err = read_percpu(l->skel->maps.kw_counters, &i, buf)))
-			goto cleanup;
-		for (int c = 0; c < n; c++)
-			r->counters[i] += v[c];
-	}
-	for (__u32 i = 0; i < KW_NR_VISITS; i++) {
-		__u64 *v = buf;
-
-		if ((err = read_percpu(l->skel->maps.kw_visits, &i, buf)))
-			goto cleanup;
-		for (int c = 0; c < n; c++)
-			r->visits[i] += v[c];
-	}
+	if ((err = read_u64s(l->skel->maps.kw_counters, KW_NR_COUNTERS, r->counters, buf, n)) ||
+	    (err = read_u64s(l->skel->maps.kw_visits, KW_NR_VISITS, r->visits, buf, n)))
+		goto cleanup;
 	{
 		__u32 zero = 0;
 

@@ -38,7 +38,11 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (!cur_loader)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* remember the program the kernel refused, to plan around it (loader__load()) */
+	/*
+	 * The retry depends on this line: libbpf's "prog '%s': failed to load: ..." warning in
+	 * bpf_object__load_progs() names the program the kernel refused; loader__load() makes its
+	 * probe unavailable and loads again.
+	 */
 	kw_libbpf_failed_prog(buf, cur_loader->failed_prog, sizeof(cur_loader->failed_prog));
 	return cur_loader->opts.verbose ? fputs(buf, stderr) : 0;
 }

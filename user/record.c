@@ -118,6 +118,18 @@ __u64 kw_recording_measured_ns(const struct kw_recording *r)
 	return ns;
 }
 
+void kw_func_add_percpu(struct kw_func *f, const struct kw_probe_stats *s, int n)
+{
+	for (int c = 0; c < n; c++) {
+		f->calls += s[c].calls;
+		f->missed += s[c].missed;
+		f->dropped += s[c].dropped;
+		f->errors += s[c].errors;
+		kw_hist_merge(&f->dur, &s[c].dur, 1);
+		kw_hist_merge(&f->size, &s[c].size, 1);
+	}
+}
+
 void kw_recording_free(struct kw_recording *r)
 {
 	if (!r)

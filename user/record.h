@@ -132,6 +132,8 @@ struct kw_recording {
 __u64 kw_recording_measured_ns(const struct kw_recording *r);
 
 void kw_recording_free(struct kw_recording *r);
+/* Adds a probe's per-CPU statistics (n CPUs, as a per-CPU map lookup returns them) to f. */
+void kw_func_add_percpu(struct kw_func *f, const struct kw_probe_stats *s, int n);
 int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);

@@ -110,18 +110,8 @@ static int read_maps(struct kmaps *k, struct kw_recording *r)
 	memset(r, 0, sizeof(*r));
 	snprintf(r->meta.arch, sizeof(r->meta.arch), "x86");
 	for (i = 0; i < KW_NR_PROBES; i++) {
-		struct kw_probe_stats *s = k->buf;
-		struct kw_func *f = &r->funcs[i];
-
-		memcpy(k->buf, k->stats, n * sizeof(*s));
-		for (c = 0; c < n; c++) {
-			f->calls += s[c].calls;
-			f->missed += s[c].missed;
-			f->dropped += s[c].dropped;
-			f->errors += s[c].errors;
-			kw_hist_merge(&f->dur, &s[c].dur, 1);
-			kw_hist_merge(&f->size, &s[c].size, 1);
-		}
+		memcpy(k->buf, k->stats, n * sizeof(struct kw_probe_stats));
+		kw_func_add_percpu(&r->funcs[i], k->buf, n);
 	}
 	for (i = 0; i < KW_NR_COUNTERS + KW_NR_VISITS; i++) {
 		__u64 *v = k->buf, *dst = i < KW_NR_COUNTERS ? &r->counters[i] :
