@@ -235,21 +235,21 @@ static void plan_probe(struct loader *l, int i, bool *ioctl_tp)
 			 l->kvm_mode);
 		return;
 	} else if (pp->func) {
-		const struct kw_progs *fe = &pp->prog[KW_MECH_FENTRY];
+		const char *const *fe = pp->prog[KW_MECH_FENTRY];
 
-		if (try_fentry && (fe->entry || fe->exit) &&
+		if (try_fentry && (fe[KW_ENTRY] || fe[KW_EXIT]) &&
 		    !fentry_test(l, pp->func, ks->mod, why, sizeof(why))) {
 			set_plan(pl, KW_MECH_FENTRY, pp->func, "%s", "");
 			return;
 		}
-		if (try_kprobe && pp->prog[KW_MECH_KPROBE].entry) {
+		if (try_kprobe && pp->prog[KW_MECH_KPROBE][KW_ENTRY]) {
 			if (is_traceable(l, pp->func)) {
 				set_plan(pl, KW_MECH_KPROBE, pp->func, "%s", why);
 				return;
 			}
 			add_reason(why, sizeof(why), "not traceable");
 		}
-		if (!try_fentry && !pp->prog[KW_MECH_KPROBE].entry)
+		if (!try_fentry && !pp->prog[KW_MECH_KPROBE][KW_ENTRY])
 			snprintf(why, sizeof(why), "no kprobe program");
 	}
 	if (pp->tp_name && attach == KW_ATTACH_AUTO &&
@@ -280,13 +280,13 @@ void loader__plan(struct loader *l)
 
 /* ---- loading -------------------------------------------------------------------------------- */
 
-/* The entry and exit programs of a probe's plan; NULL if the plan has none. */
-static const struct kw_progs *plan_progs(const struct loader *l, int probe)
+/* The programs of a probe's plan, by enum kw_prog_end; NULL if the plan has none. */
+static const char *const *plan_progs(const struct loader *l, int probe)
 {
 	enum kw_mech m = l->plan[probe].mech;
 
 	return m == KW_MECH_FENTRY || m == KW_MECH_KPROBE || m == KW_MECH_TRACEPOINT
-		       ? &kw_probes[probe].prog[m]
+		       ? kw_probes[probe].prog[m]
 		       : NULL;
 }
 
@@ -296,10 +296,9 @@ static void set_autoload(struct loader *l)
 
 	bpf_object__for_each_program(prog, l->skel->obj) bpf_program__set_autoload(prog, false);
 	for (int i = 0; i < KW_NR_PROBES; i++) {
-		const struct kw_progs *pr = plan_progs(l, i);
-		const char *names[2] = { pr ? pr->entry : NULL, pr ? pr->exit : NULL };
+		const char *const *names = plan_progs(l, i);
 
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; names && k < KW_NR_ENDS; k++) {
 			if (!names[k])
 				continue;
 			prog = bpf_object__find_program_by_name(l->skel->obj, names[k]);
@@ -388,7 +387,7 @@ int loader__load(struct loader *l)
 
 static void detach_probe(struct loader *l, int i)
 {
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < KW_NR_ENDS; k++) {
 		bpf_link__destroy(l->links[i][k]);
 		l->links[i][k] = NULL;
 	}
@@ -398,12 +397,11 @@ static int attach_probe(struct loader *l, int i)
 {
 	const struct kw_probe_desc *pp = &kw_probes[i];
 	struct kw_plan *pl = &l->plan[i];
-	const struct kw_progs *pr = plan_progs(l, i);
-	const char *names[2] = { pr ? pr->entry : NULL, pr ? pr->exit : NULL };
+	const char *const *names = plan_progs(l, i);
 	char func[64], why[384];
 	int err = 0;
 
-	if (!pr)
+	if (!names)
 		return 0;
 	/*
 	 * The exit program first (issue 15). With the entry first, a call that enters between the
@@ -412,7 +410,7 @@ static int attach_probe(struct loader *l, int i)
 	 * put every later KVM_RUN, KVM_IRQ_LINE and dirty-ring write-protect of a running QEMU under
 	 * vcpu_fault. An exit without its entry finds depth 0 (or no start time) and does nothing.
 	 */
-	for (int k = 1; k >= 0 && !err; k--) {
+	for (int k = KW_EXIT; k >= KW_ENTRY && !err; k--) {
 		struct bpf_program *prog;
 		struct bpf_link *link;
 
@@ -422,7 +420,7 @@ static int attach_probe(struct loader *l, int i)
 		if (!prog)
 			continue;
 		if (pl->mech == KW_MECH_KPROBE)
-			link = bpf_program__attach_kprobe(prog, k == 1, pp->func);
+			link = bpf_program__attach_kprobe(prog, k == KW_EXIT, pp->func);
 		else if (pl->mech == KW_MECH_TRACEPOINT && !*pp->tp_cat)
 			link = bpf_program__attach_raw_tracepoint(prog, pp->tp_name);
 		else

@@ -19,7 +19,7 @@ struct loader {
 	struct kvmwalk_bpf *skel;
 	struct ksyms ksyms;
 	struct kw_plan plan[KW_NR_PROBES];
-	struct bpf_link *links[KW_NR_PROBES][2]; /* entry, exit */
+	struct bpf_link *links[KW_NR_PROBES][KW_NR_ENDS];
 	struct kw_tracefs tracefs;
 	char *traceable;	 /* available_filter_functions, NULL if unreadable */
 	char kvm_mode[16];	 /* arm64: vhe, nvhe, protected; "" unknown (and on x86) */

@@ -57,7 +57,7 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.what = "split callback: visits by level, split or nothing (6.4+)",
 		.func = "stage2_split_walker",
 		.prog = {
-			[KW_MECH_FENTRY] = { .exit = "fx_split_walker" },
+			[KW_MECH_FENTRY][KW_EXIT] = "fx_split_walker",
 			[KW_MECH_KPROBE] = { "kp_split_walker", "kr_split_walker" },
 		},
 	},
@@ -68,8 +68,8 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.what = "unmap callback: valid leaves cleared",
 		.func = "stage2_unmap_walker",
 		.prog = {
-			[KW_MECH_FENTRY] = { .entry = "fe_unmap_walker" },
-			[KW_MECH_KPROBE] = { .entry = "kp_unmap_walker" },
+			[KW_MECH_FENTRY][KW_ENTRY] = "fe_unmap_walker",
+			[KW_MECH_KPROBE][KW_ENTRY] = "kp_unmap_walker",
 		},
 	},
 	[KW_P_TLB_FLUSH_RANGE] = {
@@ -112,7 +112,7 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.prog = {
 			[KW_MECH_FENTRY] = { "fe_fast_pf", "fx_fast_pf" },
 			[KW_MECH_KPROBE] = { "kp_fast_pf", "kr_fast_pf" },
-			[KW_MECH_TRACEPOINT] = { .entry = "rt_fast_pf" },
+			[KW_MECH_TRACEPOINT][KW_ENTRY] = "rt_fast_pf",
 		},
 		.tp_cat = "", .tp_name = "fast_page_fault",
 	},
@@ -120,7 +120,7 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.name = "kvm_tdp_mmu_spte_changed", .arch = "x86", .family = "tdp",
 		.per_entry = true,
 		.what = "tracepoint: SPTEs zapped inside tdp_mmu_zap_leafs",
-		.prog = { [KW_MECH_TRACEPOINT] = { .entry = "rt_spte_changed" } },
+		.prog[KW_MECH_TRACEPOINT][KW_ENTRY] = "rt_spte_changed",
 		.tp_cat = "", .tp_name = "kvm_tdp_mmu_spte_changed",
 	},
 	/* Only entry programs: the visit is counted when the iteration ends. */
@@ -130,8 +130,8 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.what = "zap iterator steps: 4K entries visited, yields",
 		.func = "tdp_iter_next",
 		.prog = {
-			[KW_MECH_FENTRY] = { .entry = "fe_iter_next" },
-			[KW_MECH_KPROBE] = { .entry = "kp_iter_next" },
+			[KW_MECH_FENTRY][KW_ENTRY] = "fe_iter_next",
+			[KW_MECH_KPROBE][KW_ENTRY] = "kp_iter_next",
 		},
 	},
 	/* both: what caused a walk */
@@ -169,7 +169,7 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.name = "mmu_lock_wait", .arch = "", .family = "lock",
 		.timed = true,
 		.what = "fault-side wait for the VM's mmu_lock (lock:contention_*)",
-		.prog = { [KW_MECH_TRACEPOINT] = { "rt_lock_begin", "rt_lock_end" } },
+		.prog[KW_MECH_TRACEPOINT] = { "rt_lock_begin", "rt_lock_end" },
 		.tp_cat = "lock", .tp_name = "contention_begin",
 	},
 };
@@ -234,15 +234,11 @@ bool kw_probe_in_arch(int probe, const char *arch)
 
 int kw_probe_of_prog(const char *prog)
 {
-	for (int p = 0; p < KW_NR_PROBES; p++) {
-		for (int m = 0; m < KW_NR_PROG_MECHS; m++) {
-			const struct kw_progs *pr = &kw_probes[p].prog[m];
-
-			if ((pr->entry && !strcmp(pr->entry, prog)) ||
-			    (pr->exit && !strcmp(pr->exit, prog)))
-				return p;
-		}
-	}
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		for (int m = 0; m < KW_NR_PROG_MECHS; m++)
+			for (int k = 0; k < KW_NR_ENDS; k++)
+				if (kw_probes[p].prog[m][k] && !strcmp(kw_probes[p].prog[m][k], prog))
+					return p;
 	return -1;
 }
 

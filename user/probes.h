@@ -34,8 +34,15 @@ enum kw_mech {
 	KW_NR_MECHS,
 };
 
-/* The mechanisms that have programs: indexes of kw_probe_desc.prog[]. */
+/* The mechanisms that have programs: the first index of kw_probe_desc.prog[][]. */
 #define KW_NR_PROG_MECHS (KW_MECH_TRACEPOINT + 1)
+
+/* The programs of one mechanism: the second index of kw_probe_desc.prog[][]. */
+enum kw_prog_end {
+	KW_ENTRY, /* fentry, kprobe, tracepoint (or raw tracepoint) program */
+	KW_EXIT,  /* fexit, kretprobe, the closing tracepoint's program */
+	KW_NR_ENDS,
+};
 
 /* The names of recordings, reports and metrics: "auto", ...; "fentry", ..., "" for NONE. */
 extern const char *const kw_attach_names[KW_NR_ATTACH];
@@ -47,12 +54,6 @@ int kw_mech_by_name(const char *name);
 const char *kw_attach_name(enum kw_attach a);
 const char *kw_mech_name(enum kw_mech m);
 
-/* The BPF programs of one mechanism, by name in the skeleton; either may be NULL. */
-struct kw_progs {
-	const char *entry; /* fentry, kprobe, tracepoint (or raw tracepoint) program */
-	const char *exit;  /* fexit, kretprobe, the closing tracepoint's program */
-};
-
 struct kw_probe_desc {
 	const char *name;   /* the probe's name: the kernel function it is named after */
 	const char *arch;   /* "arm64", "x86" or "" (both) */
@@ -63,7 +64,8 @@ struct kw_probe_desc {
 	const char *what;   /* one line for `kvmwalk probes` */
 	/* Attaching it, on the arch kvmwalk was built for: */
 	const char *func;			/* kernel function; NULL: tracepoint only */
-	struct kw_progs prog[KW_NR_PROG_MECHS]; /* by enum kw_mech */
+	/* BPF programs by name in the skeleton, NULL for none: [enum kw_mech][enum kw_prog_end] */
+	const char *prog[KW_NR_PROG_MECHS][KW_NR_ENDS];
 	const char *tp_cat;			/* tracepoint: category, "" for a raw one */
 	const char *tp_name;			/* tracepoint name, NULL if none */
 };

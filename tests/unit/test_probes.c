@@ -19,21 +19,19 @@ static void test_catalogue(void)
 			return;
 		ASSERT_EQ(kw_probe_by_name(d->name), p, d->name);
 		for (int m = 0; m < KW_NR_PROG_MECHS; m++) {
-			const char *n[] = { d->prog[m].entry, d->prog[m].exit };
-
-			for (int k = 0; k < 2; k++) {
-				if (!n[k])
+			for (int k = 0; k < KW_NR_ENDS; k++) {
+				if (!d->prog[m][k])
 					continue;
 				progs = true;
 				/* one program belongs to one probe: its cost is counted once */
-				ASSERT_EQ(kw_probe_of_prog(n[k]), p, n[k]);
+				ASSERT_EQ(kw_probe_of_prog(d->prog[m][k]), p, d->prog[m][k]);
 			}
 		}
 		ASSERT_TRUE(progs, d->name);
 		/* a function to attach to, or a tracepoint */
 		ASSERT_TRUE(d->func || d->tp_name, d->name);
 		if (d->tp_name)
-			ASSERT_TRUE(d->tp_cat && d->prog[KW_MECH_TRACEPOINT].entry, d->name);
+			ASSERT_TRUE(d->tp_cat && d->prog[KW_MECH_TRACEPOINT][KW_ENTRY], d->name);
 	}
 	ASSERT_EQ(kw_probe_of_prog("fx_split_walker"), KW_P_SPLIT_WALKER, "exit-only program");
 	ASSERT_EQ(kw_probe_of_prog("tp_ioctl_exit"), KW_P_VM_IOCTL, "tracepoint exit");
