@@ -94,8 +94,8 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 BPF_FAMILIES_arm64 := pgtable trigger
 BPF_FAMILIES_x86 := tdp trigger
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
-KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/collect.c user/ksyms.c user/host.c \
-	user/tracefs.c user/record.c user/outfile.c user/pids.c \
+KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
+	user/ksyms.c user/host.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
 	user/report.c user/top.c user/hist.c user/prom.c user/serve.c user/stats.c user/compare.c \
 	user/compare_cmd.c user/compare_plot.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
@@ -129,8 +129,9 @@ $(OUT)/kvmwalk: $(KVMWALK_OBJS)
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
-UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/serve.c user/load/main.c user/load/kvm.c user/load/guest_%.c \
-	user/load/scenario.c,$(wildcard user/*.c user/load/*.c))
+UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/serve.c \
+	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
+	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS))
 

@@ -355,7 +355,7 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 			snprintf(what, sizeof(what), "%s", kw_trigger_names[t->trigger]);
 		}
 		kw_fmt_ns(tot, sizeof(tot), t->ns);
-		/* pid 0: the processes that exited while kvmwalk ran, folded (user/loader.c) */
+		/* pid 0: the processes that exited while kvmwalk ran, folded (user/collect.c) */
 		snprintf(pid, sizeof(pid), t->pid ? "%u" : "exited", t->pid);
 		fprintf(f, "  %-31.31s %-27.27s %6s %9llu\n", kw_probes[t->probe].name, what,
 			pid, (unsigned long long)t->calls);

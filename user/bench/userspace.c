@@ -6,9 +6,10 @@
  * per-CPU histograms, so full slots are the worst case).
  *
  * The read is simulated: a memcpy of ncpus values stands in for the copy a per-CPU
- * bpf_map_lookup_elem() makes, followed by the same merge loader__collect() does (its loops are
- * static in user/loader.c; keep read_maps() below in step with them). The syscalls themselves are
- * timed separately on real maps of the same shape, at this machine's width (real_lookups()).
+ * bpf_map_lookup_elem() makes, followed by the same merge loader__collect() does (the probes'
+ * is kw_func_add_percpu(), shared; the other loops are static in user/collect.c: keep read_maps()
+ * below in step with them). The syscalls themselves are timed separately on real maps of the
+ * same shape, at this machine's width (real_lookups()).
  * Rendering calls the real code: kw_recording_write/parse (record.c), kw_report_text (report.c),
  * prom_render (prom.c).
  */
