@@ -320,7 +320,7 @@ static json_t *recording_json(const struct kw_recording *r)
 		if (d->timed)
 			json_object_set_new(o, "duration_ns", hist_json(&f->dur));
 		if (d->unit) {
-			json_object_set_new(o, "unit", json_string(d->unit));
+			json_object_set_new(o, "size_unit", json_string(d->unit));
 			json_object_set_new(o, "size", hist_json(&f->size));
 		}
 		json_array_append_new(a, o);
