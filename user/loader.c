@@ -28,11 +28,9 @@
 
 #include "loader.h"
 #include "tracefs.h"
+#include "version.h"
 #include "kvmwalk.skel.h"
 
-#ifndef KW_VERSION
-#define KW_VERSION "0.1"
-#endif
 
 #if defined(__aarch64__)
 #define KW_ARCH "arm64"
@@ -1304,7 +1302,7 @@ void loader__meta(struct loader *l, struct kw_meta *m)
 	DIR *d;
 	struct dirent *e;
 
-	snprintf(m->tool_version, sizeof(m->tool_version), "%s", KW_VERSION);
+	snprintf(m->tool_version, sizeof(m->tool_version), "%s (git %s)", KW_VERSION, KW_COMMIT);
 	snprintf(m->arch, sizeof(m->arch), "%s", KW_ARCH);
 	if (!uname(&u)) {
 		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
