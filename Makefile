@@ -156,6 +156,16 @@ $(OUT)/kvmwalk: $(KVMWALK_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDSTATIC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
+# --- the dirtying guest a real QEMU runs inside the emulated hosts (tests/vm/guests) -------------
+# Bare metal, given to QEMU with -kernel: arm64 virt with the MMU off, x86 multiboot (32-bit).
+GUEST_LDFLAGS_arm64 := -Wl,-Ttext=0x40080000
+GUEST_LDFLAGS_x86 := -m32 -Wl,-Ttext=0x100000
+$(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
+	$(call msg,GUEST,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -nostdlib -static -Wl,-N -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+		$(GUEST_LDFLAGS_$(ARCH)) $< -o $@
+
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/serve.c user/load/main.c user/load/kvm.c user/load/guest_%.c \
