@@ -213,3 +213,25 @@ kw_qemu_root() {
 	fi
 	echo "$root"
 }
+
+# bookworm-backports' QEMU 10 system emulator for THIS machine (amd64), to run the emulated host
+# itself where Debian 12's QEMU 7.2 cannot: arm64 nested virtualization needs FEAT_NV2, which
+# 7.2's `-cpu max` lacks (vmtest --mode nested). qemu-system-arm, -common and -data of that
+# version, unpacked (never installed); they run with the libraries Debian 12 already has.
+# Prints the qemu-system-aarch64 path. QEMU_MODULE_DIR must point away from 7.2's modules.
+kw_qemu10_host() {
+	local dir=$KW_CACHE/qemu10-host tmp p ver deb
+	if [ ! -x "$dir/usr/bin/qemu-system-aarch64" ]; then
+		kw_apt_init
+		tmp=$(mktemp -d "$KW_CACHE/unpack.XXXXXX")
+		for p in qemu-system-arm:amd64 qemu-system-common:amd64 qemu-system-data:all; do
+			deb=$(kw_download "${p%:*}" "${p#*:}" "$KW_QEMU_SUITE") || exit 1
+			dpkg-deb -x "$deb" "$tmp"
+		done
+		mkdir -p "$tmp/no-modules"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+		kw_say "QEMU for the emulated host: $("$dir/usr/bin/qemu-system-aarch64" --version | head -n 1)"
+	fi
+	echo "$dir/usr/bin/qemu-system-aarch64"
+}
