@@ -132,3 +132,106 @@ kw_bpftool_root() {
 	fi
 	echo "$root"
 }
+
+# Debian's QEMU for a kvmwalk ARCH (bookworm-backports' 10: `-accel kvm,eager-split-size=`
+# needs 8.1+, bookworm has 7.2), laid out as a root folder to copy into an initramfs: the one
+# system emulator, the shared objects it needs (the DT_NEEDED closure, resolved in the unpacked
+# multiarch folders, plus the ELF interpreter: not the 83 packages' 170 MiB) and, for x86, the
+# firmware QEMU loads even with -kernel (seabios' bios-256k.bin, qemu-system-data's option ROMs).
+# The packages come with their dependencies through the private apt configuration, for an empty
+# system (kw_apt's status file). Cached; prints the root folder.
+KW_QEMU_SUITE=bookworm-backports
+kw_qemu_root() {
+	local da root tmp bin pkg triplet f n found d
+	da=$(kw_debarch "$1")
+	case "$da" in
+	arm64) bin=qemu-system-aarch64 pkg=qemu-system-arm triplet=aarch64-linux-gnu ;;
+	amd64) bin=qemu-system-x86_64 pkg=qemu-system-x86 triplet=x86_64-linux-gnu ;;
+	esac
+	root=$KW_CACHE/qemu/$da-$KW_QEMU_SUITE
+	if [ ! -x "$root/usr/bin/$bin" ]; then
+		kw_apt_init
+		tmp=$(mktemp -d "$KW_CACHE/unpack.XXXXXX")
+		mkdir -p "$KW_CACHE/qemu/debs/$da/partial"
+		kw_say "downloading Debian's $pkg ($da, $KW_QEMU_SUITE) and its dependencies"
+		kw_apt apt-get -q -y --download-only --no-install-recommends \
+			-o Dir::Cache::archives="$KW_CACHE/qemu/debs/$da" -o APT::Architecture="$da" \
+			-t "$KW_QEMU_SUITE" install "$pkg:$da" $([ "$da" = amd64 ] && echo seabios) \
+			>"$KW_CACHE/qemu/debs/$da/download.log" 2>&1 ||
+			kw_die "download of $pkg failed: $(tail -n 3 "$KW_CACHE/qemu/debs/$da/download.log")"
+		for f in "$KW_CACHE/qemu/debs/$da"/*.deb; do dpkg-deb -x "$f" "$tmp"; done
+		rm -rf "$root.new"
+		mkdir -p "$root.new/usr/bin" "$root.new/lib/$triplet"
+		cp "$tmp/usr/bin/$bin" "$root.new/usr/bin/"
+		# breadth-first over DT_NEEDED; every library lands in lib/TRIPLET under its soname
+		local -a todo=("$tmp/usr/bin/$bin")
+		local -A seen=()
+		while [ ${#todo[@]} -gt 0 ]; do
+			f=${todo[0]}
+			todo=("${todo[@]:1}")
+			for n in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+				[ -n "${seen[$n]:-}" ] && continue
+				seen[$n]=1
+				found=
+				for d in "lib/$triplet" "usr/lib/$triplet" lib usr/lib; do
+					[ -e "$tmp/$d/$n" ] && { found=$tmp/$d/$n; break; }
+				done
+				[ -n "$found" ] || kw_die "$bin: $n is in none of the downloaded packages"
+				cp -L "$found" "$root.new/lib/$triplet/$n"
+				todo+=("$found")
+			done
+		done
+		# The interpreter: Debian's amd64 /lib64/ld-linux-x86-64.so.2 is an absolute symlink. In
+		# the initramfs root an absolute link points at the build machine's own loader, and a
+		# later cp onto it writes through it (it did: every running program crashed while the
+		# host's ld.so was rewritten). The real file goes to lib/TRIPLET, the link is relative.
+		n=$(readelf -l "$tmp/usr/bin/$bin" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
+		f=lib/$triplet/$(basename "$n")
+		[ -f "$tmp/$f" ] || kw_die "$bin: its interpreter $n is not $f in the packages"
+		cp "$tmp/$f" "$root.new/$f"
+		if [ "$n" != "/$f" ]; then
+			mkdir -p "$root.new/$(dirname "$n")"
+			ln -s "$(realpath -m --relative-to="$(dirname "/$n")" "/$f")" "$root.new$n"
+		fi
+		if [ "$da" = amd64 ]; then
+			mkdir -p "$root.new/usr/share/qemu"
+			# bios-256k.bin is seabios' own (in usr/share/seabios); the ROMs are qemu-system-data's
+			for f in bios-256k.bin multiboot_dma.bin linuxboot_dma.bin kvmvapic.bin pvh.bin; do
+				found=
+				for d in usr/share/qemu usr/share/seabios; do
+					[ -f "$tmp/$d/$f" ] && { found=$tmp/$d/$f; break; }
+				done
+				[ -n "$found" ] || kw_die "$pkg: no $f in usr/share/qemu or usr/share/seabios"
+				cp -L "$found" "$root.new/usr/share/qemu/"
+			done
+		fi
+		dpkg-deb -f "$(ls "$KW_CACHE/qemu/debs/$da/${pkg}_"*.deb | tail -n 1)" Package Version |
+			paste -sd' ' >"$root.new/qemu-package"
+		rm -rf "$tmp" "$root"
+		mv "$root.new" "$root"
+		kw_say "QEMU for $da: $(cat "$root/qemu-package"), $(du -sm "$root" | cut -f1) MiB"
+	fi
+	echo "$root"
+}
+
+# bookworm-backports' QEMU 10 system emulator for THIS machine (amd64), to run the emulated host
+# itself where Debian 12's QEMU 7.2 cannot: arm64 nested virtualization needs FEAT_NV2, which
+# 7.2's `-cpu max` lacks (vmtest --mode nested). qemu-system-arm, -common and -data of that
+# version, unpacked (never installed); they run with the libraries Debian 12 already has.
+# Prints the qemu-system-aarch64 path. QEMU_MODULE_DIR must point away from 7.2's modules.
+kw_qemu10_host() {
+	local dir=$KW_CACHE/qemu10-host tmp p ver deb
+	if [ ! -x "$dir/usr/bin/qemu-system-aarch64" ]; then
+		kw_apt_init
+		tmp=$(mktemp -d "$KW_CACHE/unpack.XXXXXX")
+		for p in qemu-system-arm:amd64 qemu-system-common:amd64 qemu-system-data:all; do
+			deb=$(kw_download "${p%:*}" "${p#*:}" "$KW_QEMU_SUITE") || exit 1
+			dpkg-deb -x "$deb" "$tmp"
+		done
+		mkdir -p "$tmp/no-modules"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+		kw_say "QEMU for the emulated host: $("$dir/usr/bin/qemu-system-aarch64" --version | head -n 1)"
+	fi
+	echo "$dir/usr/bin/qemu-system-aarch64"
+}

@@ -21,10 +21,7 @@
 
 #include "host.h"
 #include "loader_priv.h"
-
-#ifndef KW_VERSION
-#define KW_VERSION "0.1"
-#endif
+#include "version.h"
 
 /* A program the kernel refuses, or a refused kprobe, means a new plan and a new load: how often. */
 #define MAX_LOADS 6
@@ -629,7 +626,7 @@ const struct kw_plan *loader__get_plan(const struct loader *l)
 
 void loader__meta(const struct loader *l, struct kw_meta *m)
 {
-	snprintf(m->tool_version, sizeof(m->tool_version), "%s", KW_VERSION);
+	snprintf(m->tool_version, sizeof(m->tool_version), "%s (git %s)", KW_VERSION, KW_COMMIT);
 	kw_host_meta(m, l ? kw_attach_name(l->opts.attach) : "");
 }
 

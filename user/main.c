@@ -24,6 +24,10 @@
 #include "report.h"
 #include "serve.h"
 #include "top.h"
+#include "version.h"
+
+/* --version of kvmwalk and of each command: the version and the commit it was built from */
+const char *argp_program_version = "kvmwalk " KW_VERSION " (git " KW_COMMIT ")";
 
 static volatile sig_atomic_t got_signal;
 
@@ -513,7 +517,9 @@ static void usage(FILE *f)
 		   "Measures what KVM's page-table walkers cost on this host.\n\nCommands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].what);
-	fprintf(f, "\n`kvmwalk COMMAND --help` is the manual of each command.\n");
+	fprintf(f, "\nOptions:\n  -h, --help     this list\n"
+		   "  -V, --version  the version and the git commit kvmwalk was built from\n"
+		   "\n`kvmwalk COMMAND --help` is the manual of each command.\n");
 }
 
 int main(int argc, char **argv)
@@ -525,6 +531,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("%s\n", argp_program_version);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {

@@ -86,24 +86,55 @@ bool kw_plan_attached(const struct kw_plan *pl)
  * Every KVM ioctl of this arch by number, generated at build time from <linux/kvm.h>
  * (scripts/gen-ioctls), so no number is copied by hand.
  */
+/* the fd an ioctl is defined for: the section of <linux/kvm.h> that holds it */
+enum { KW_FD_DEV, KW_FD_VM, KW_FD_VCPU, KW_FD_DEVICE };
+
 static const struct {
 	unsigned int cmd;
 	const char *name;
+	int fd;
 } kw_ioctls[] = {
 #include "kvm_ioctls.h"
 };
 
-const char *kw_ioctl_name(unsigned int cmd)
+/*
+ * The first name of cmd whose section is fd (KW_FD_VCPU: the vcpu section and the later
+ * additions after it; scripts/gen-ioctls) or, for KW_FD_VM, any section but that; else the
+ * first of any section (fd < 0: any).
+ */
+static const char *ioctl_name_fd(unsigned int cmd, int fd)
 {
-	for (size_t i = 0; i < sizeof(kw_ioctls) / sizeof(kw_ioctls[0]); i++)
-		if (kw_ioctls[i].cmd == cmd)
+	const char *any = NULL;
+
+	for (size_t i = 0; i < sizeof(kw_ioctls) / sizeof(kw_ioctls[0]); i++) {
+		if (kw_ioctls[i].cmd != cmd)
+			continue;
+		if (fd < 0 || (fd == KW_FD_VCPU) == (kw_ioctls[i].fd == KW_FD_VCPU))
 			return kw_ioctls[i].name;
-	return NULL;
+		any = any ?: kw_ioctls[i].name;
+	}
+	return any;
 }
 
+const char *kw_ioctl_name(unsigned int cmd)
+{
+	return ioctl_name_fd(cmd, -1);
+}
+
+/*
+ * A kvm_vcpu_ioctl row's own number is a vCPU fd's, a kvm_vm_ioctl row's a VM fd's: where two
+ * names share a number (KVM_GET_ONE_REG and KVM_ARM_SET_DEVICE_ADDR are both 0x4010aeab) the
+ * probe picks. Other rows keep the table's first.
+ */
 const char *kw_trig_ioctl(const struct kw_trig *t)
 {
-	return t->ioctl[0] ? t->ioctl : kw_ioctl_name(t->cmd);
+	if (t->ioctl[0])
+		return t->ioctl;
+	if (t->probe == KW_P_VCPU_IOCTL)
+		return ioctl_name_fd(t->cmd, KW_FD_VCPU);
+	if (t->probe == KW_P_VM_IOCTL)
+		return ioctl_name_fd(t->cmd, KW_FD_VM);
+	return kw_ioctl_name(t->cmd);
 }
 
 __u64 kw_recording_measured_ns(const struct kw_recording *r)

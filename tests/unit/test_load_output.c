@@ -21,7 +21,7 @@ static char *render(const struct load_results *r, bool json, size_t *len)
 }
 
 static const char want_text[] =
-	"kvmwalk-load 0.1.0  arch test  kernel 6.12.0-test\n"
+	"kvmwalk-load " KW_VERSION "  arch test  kernel 6.12.0-test\n"
 	"vcpus 2  mem 8 MiB/vCPU  backing thp  iterations 1  timeout 30s\n"
 	"chunk-pages 64  range 2 MiB  pattern same  refault no\n"
 	"eager-split 2 MiB  sparse 256 GiB\n"
@@ -36,7 +36,7 @@ static const char want_text[] =
 static const char want_json[] =
 	"{\n"
 	"  \"tool\": \"kvmwalk-load\",\n"
-	"  \"version\": \"0.1.0\",\n"
+	"  \"version\": \"" KW_VERSION "\",\n"
 	"  \"arch\": \"test\",\n"
 	"  \"kernel\": \"6.12.0-test\",\n"
 	"  \"options\": {\n"

@@ -231,6 +231,21 @@ void test_record(void)
 	ASSERT_STREQ(kw_ioctl_name(0xaec7), "KVM_RESET_DIRTY_RINGS", "generated: KVM_RESET_DIRTY_RINGS");
 	ASSERT_STREQ(kw_ioctl_name(0xae80), "KVM_RUN", "generated: KVM_RUN");
 	ASSERT_TRUE(!kw_ioctl_name(0x1234), "unknown number: no name");
+	/* 0x4010aeab: KVM_ARM_SET_DEVICE_ADDR on a VM fd, KVM_GET_ONE_REG on a vCPU fd (a real
+	 * QEMU's 3,034 KVM_GET_ONE_REG were named KVM_ARM_SET_DEVICE_ADDR) */
+	{
+		struct kw_trig vcpu = { .probe = KW_P_VCPU_IOCTL, .trigger = KW_T_IOCTL,
+					.cmd = 0x4010aeab };
+		struct kw_trig vm = { .probe = KW_P_VM_IOCTL, .trigger = KW_T_IOCTL,
+				      .cmd = 0x4010aeab };
+
+		ASSERT_STREQ(kw_trig_ioctl(&vcpu), "KVM_GET_ONE_REG", "vCPU fd's name of 0x4010aeab");
+		ASSERT_STREQ(kw_trig_ioctl(&vm), "KVM_ARM_SET_DEVICE_ADDR", "VM fd's name of 0x4010aeab");
+		vm.cmd = vcpu.cmd = 0xc018aec0; /* after the vcpu section, but a VM ioctl */
+		ASSERT_STREQ(kw_trig_ioctl(&vm), "KVM_CLEAR_DIRTY_LOG", "a later VM ioctl");
+		vcpu.cmd = 0xae80;
+		ASSERT_STREQ(kw_trig_ioctl(&vcpu), "KVM_RUN", "KVM_RUN");
+	}
 	ASSERT_EQ(kw_probe_by_name("stage2_split_walker"), KW_P_SPLIT_WALKER, "probe by name");
 
 	/* A recording names its ioctls as its host's arch does: read on another arch (arm64's

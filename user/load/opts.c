@@ -427,7 +427,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const char *argp_program_version = "kvmwalk-load " LOAD_VERSION;
+const char *argp_program_version = "kvmwalk-load " KW_VERSION " (git " KW_COMMIT ")";
 
 int load_opts_parse(int argc, char **argv, struct load_opts *o, unsigned int argp_flags)
 {

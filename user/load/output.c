@@ -123,7 +123,7 @@ void results_text(const struct load_results *r, FILE *f)
 	format_size(o->range, range, sizeof(range));
 	format_size(o->sparse, sparse, sizeof(sparse));
 	format_size(o->eager_split, eager, sizeof(eager));
-	fprintf(f, "kvmwalk-load %s  arch %s  kernel %s\n", LOAD_VERSION, r->arch, r->kernel);
+	fprintf(f, "kvmwalk-load %s  arch %s  kernel %s\n", KW_VERSION, r->arch, r->kernel);
 	fprintf(f, "vcpus %u  mem %s/vCPU  backing %s  iterations %u  timeout %us\n", o->vcpus, mem,
 		backing_name(o->backing), o->iterations, o->timeout);
 	fprintf(f, "chunk-pages %" PRIu64 "  range %s  pattern %s  refault %s\n", o->chunk_pages,
@@ -181,7 +181,7 @@ void results_json(const struct load_results *r, FILE *f)
 	int k;
 
 	fprintf(f, "{\n  \"tool\": \"kvmwalk-load\",\n  \"version\": \"%s\",\n  \"arch\": ",
-		LOAD_VERSION);
+		KW_VERSION);
 	json_str(f, r->arch);
 	fprintf(f, ",\n  \"kernel\": ");
 	json_str(f, r->kernel);
