@@ -50,8 +50,9 @@ DEPS_GROUPS := build $(if $(filter-out $(HOST_ARCH),$(ARCH)),cross)
 deps-build:
 	$(Q)scripts/setup --check $(DEPS_GROUPS)
 
-# The test and demo targets install what they need themselves (as root; scripts/setup says
-# which groups hold what): `setup` installs the groups of the goals on the command line.
+# Each goal listed here (not only test and demo) installs what it needs itself, as root, when
+# something is missing: `setup` installs the groups of the goals on the command line
+# (scripts/setup says which groups hold what).
 SETUP_GROUPS_test := build cross vm prom
 SETUP_GROUPS_demo := build cross vm
 SETUP_GROUPS_unit := build

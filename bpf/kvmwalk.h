@@ -90,7 +90,7 @@ enum kw_outcome {
 /* Which stage-2 operation encloses a TLB flush. */
 enum kw_encl {
 	KW_E_UNMAP,
-	KW_E_WRPROTECT, /* inside kvm_pgtable_stage2_wrprotect, or after it in the same outer call */
+	KW_E_WRPROTECT, /* inside kvm_pgtable_stage2_wrprotect, or after it, in the same call */
 	KW_E_SPLIT,
 	KW_E_OTHER,
 	KW_NR_ENCL,
