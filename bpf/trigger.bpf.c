@@ -21,13 +21,22 @@ static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 		t->ioctl_cmd = cmd;
 }
 
-static __always_inline void ioctl_exit(__u32 probe, long ret)
+/*
+ * kw_exit() of a probe that keeps a depth count: the task state even when the entry was not timed
+ * (attached mid-call, or the start slot was busy), so that the count still drops.
+ */
+static __always_inline struct kw_task *depth_exit(__u32 probe, long ret)
 {
 	struct kw_task *t;
 
 	kw_exit(probe, ret, &t);
-	if (!t)
-		t = kw_task_get(false);
+	return t ?: kw_task_get(false);
+}
+
+static __always_inline void ioctl_exit(__u32 probe, long ret)
+{
+	struct kw_task *t = depth_exit(probe, ret);
+
 	if (!t)
 		return;
 	if (t->ioctl_depth)
@@ -50,11 +59,8 @@ static __always_inline struct kw_task *ctx_enter(__u32 probe, bool notifier)
 
 static __always_inline void ctx_exit(__u32 probe, long ret, bool notifier)
 {
-	struct kw_task *t;
+	struct kw_task *t = depth_exit(probe, ret);
 
-	kw_exit(probe, ret, &t);
-	if (!t)
-		t = kw_task_get(false);
 	if (!t)
 		return;
 	if (notifier && t->notifier_depth)
