@@ -93,8 +93,8 @@ bool kw_test_golden(const char *buf, size_t len, const char *golden, const char 
 	}
 	ok = want && wlen == len && !memcmp(want, buf, len);
 	if (!ok && !want)
-		kw_test_report(false, file, line, golden, "cannot read %s; got:\n%.*s", path, (int)len,
-			       buf);
+		kw_test_report(false, file, line, golden, "cannot read %s; got:\n%.*s", path,
+			       (int)len, buf);
 	else if (!ok)
 		golden_diff(buf, len, want, wlen, path, file, line, golden);
 	free(want);

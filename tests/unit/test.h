@@ -31,7 +31,7 @@ bool kw_test_report(bool ok, const char *file, int line, const char *what, const
 		bool ___ok;                                                                        \
                                                                                                    \
 		_Pragma("GCC diagnostic push");                                                    \
-		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"");                             \
+		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"");                              \
 		___ok = ___a == ___b;                                                              \
 		_Pragma("GCC diagnostic pop");                                                     \
 		kw_test_report(___ok, __FILE__, __LINE__, what, "%s = %lld, want %lld", #a,        \
