@@ -67,8 +67,9 @@ DEPS_GROUPS := build $(if $(filter 1,$(STATIC)),static) $(if $(filter-out $(HOST
 deps-build:
 	$(Q)scripts/setup --check $(DEPS_GROUPS)
 
-# The test and demo targets install what they need themselves (as root; scripts/setup says
-# which groups hold what): `setup` installs the groups of the goals on the command line.
+# Each goal listed here (not only test and demo) installs what it needs itself, as root, when
+# something is missing: `setup` installs the groups of the goals on the command line
+# (scripts/setup says which groups hold what).
 SETUP_GROUPS_demo := build cross vm
 SETUP_GROUPS_unit := build
 SETUP_GROUPS_buildcheck := build

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ABI between kvmwalk's BPF programs and the loader: map keys and values, probe and counter
- * indexes. Fixed-width types only, explicit padding; user/loader.c checks the sizes.
+ * indexes. Fixed-width types only, explicit padding; user/record.h and user/hist.h check the sizes
+ * with _Static_assert.
  */
 #ifndef KW_KVMWALK_H
 #define KW_KVMWALK_H
@@ -90,8 +91,7 @@ enum kw_outcome {
 /* Which stage-2 operation encloses a TLB flush. */
 enum kw_encl {
 	KW_E_UNMAP,
-	KW_E_WRPROTECT, /* inside kvm_pgtable_stage2_wrprotect, or right after it in the same task
-			 */
+	KW_E_WRPROTECT, /* inside kvm_pgtable_stage2_wrprotect, or after it, in the same call */
 	KW_E_SPLIT,
 	KW_E_OTHER,
 	KW_NR_ENCL,
@@ -123,14 +123,15 @@ enum kw_counter {
 	KW_C_UNMAP_FLUSH_NS, /* time in those flushes */
 	KW_C_EMPTY_FLUSH_NS, /* time in the empty ones */
 	KW_C_FLUSH_ENCL,     /* KW_NR_ENCL counters: flushes by enclosing operation */
-	KW_C_FLUSH_ENCL_PAGES =
-		KW_C_FLUSH_ENCL + KW_NR_ENCL,		    /* KW_NR_ENCL: pages by enclosing op */
-	KW_C_ZAP_GFNS = KW_C_FLUSH_ENCL_PAGES + KW_NR_ENCL, /* sum of (end - start) of zap calls */
-	KW_C_ZAP_ZAPPED,   /* present leaf SPTEs zapped inside tdp_mmu_zap_leafs */
-	KW_C_SPTE_CHANGES, /* kvm_tdp_mmu_spte_changed events seen */
+	/* KW_NR_ENCL counters: pages by enclosing operation */
+	KW_C_FLUSH_ENCL_PAGES = KW_C_FLUSH_ENCL + KW_NR_ENCL,
+	/* sum of (end - start) of zap calls */
+	KW_C_ZAP_GFNS = KW_C_FLUSH_ENCL_PAGES + KW_NR_ENCL,
+	KW_C_ZAP_ZAPPED,    /* present leaf SPTEs zapped inside tdp_mmu_zap_leafs */
+	KW_C_SPTE_CHANGES,  /* kvm_tdp_mmu_spte_changed events seen */
 	KW_C_ZAP_VISITS_4K, /* 4 KiB entries visited by tdp_mmu_zap_leafs (tdp_iter_next) */
 	KW_C_ZAP_YIELDS,    /* tdp_mmu_zap_leafs iterations that yielded mmu_lock */
-	KW_C_PF_RET,	   /* KW_NR_PF_RET counters: fast_page_fault return codes by value */
+	KW_C_PF_RET,	    /* KW_NR_PF_RET counters: fast_page_fault return codes by value */
 	KW_NR_COUNTERS = KW_C_PF_RET + KW_NR_PF_RET,
 };
 
@@ -155,7 +156,7 @@ struct kw_trig_val {
 	__u64 ns;
 };
 
-#define KW_MAX_DEPTH 8	  /* kvm_pgtable_walk nesting tracked per task */
+#define KW_MAX_DEPTH 8 /* kvm_pgtable_walk nesting tracked per task */
 #define KW_MAX_CBS 256
 #define KW_MAX_TRIGS 1024
 #define KW_MAX_PIDS 64 /* processes of --pid (the kw_pids map) */

@@ -87,7 +87,8 @@ struct {
  * Since the state outlives the calls, every field is either guarded by what says it is in flight
  * (start[] by busy, walk_*[] by walk_depth, ioctl_cmd by ioctl_depth, split_* by busy, fault_lock
  * by fault_depth), set on entry before it is read (unmap_*, flush_pages), or reset by
- * kw_task_put() when nothing is in flight any more (last_op), as deleting the hash entry did.
+ * kw_task_put() when nothing is in flight any more (last_op: it only means something to a flush
+ * inside the same outer call).
  */
 struct kw_task {
 	__u64 start[KW_NR_PROBES];
@@ -114,10 +115,11 @@ struct kw_task {
 /*
  * BPF_MAP_TYPE_TASK_STORAGE: bpf_task_storage_get() and bpf_get_current_task_btf() are allowed
  * in every tracing program kind kvmwalk uses (fentry/fexit, kprobe, raw_tp) since 5.11
- * (a10787e6d58c "bpf: Enable task local storage for tracing programs", 3ca1032ab7ab "bpf: Add
- * bpf_get_current_task_btf helper"); from 6.2 fentry/fexit programs get a variant that does not
- * take the storage lock when it could deadlock ("bpf: Avoid taking spin lock in
- * bpf_task_storage_get if potential deadlock"). The map needs BPF_F_NO_PREALLOC.
+ * (a10787e6d58c "bpf: Enable task local storage for tracing programs", 3ca1032ab7ab "bpf:
+ * Implement get_current_task_btf and RET_PTR_TO_BTF_ID"); from 6.2 fentry/fexit programs get a
+ * variant that does not take the storage lock when it could deadlock (e8b02296a6b8 "bpf: Avoid
+ * taking spinlock in bpf_task_storage_get if potential deadlock is detected"). The map needs
+ * BPF_F_NO_PREALLOC.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -163,7 +165,11 @@ static __always_inline struct kw_task *kw_task_get(bool create)
 	return t;
 }
 
-/* When nothing is in flight any more: forget the last op, as deleting the hash entry did. */
+/*
+ * When nothing is in flight any more, forget the last op: it tells a flush issued right after a
+ * stage-2 op inside the same outer call (kvm_mmu_wp_memory_region flushes after its write-protect
+ * walk returned) what it belongs to; a flush in a later call must not inherit it.
+ */
 static __always_inline void kw_task_put(struct kw_task *t)
 {
 	if (t->last_op && !t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth &&
@@ -187,23 +193,36 @@ static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
 	return KW_T_OTHER;
 }
 
+/*
+ * The value of @key in the hash @map, inserted as @init if missing (bcc libbpf-tools'
+ * bpf_map_lookup_or_try_init()). NULL when the map is full; counted in counter @full. A failed
+ * BPF_NOEXIST insert is not enough to say so: another CPU may have inserted the key meanwhile.
+ */
+static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, const void *init,
+						   __u32 full)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	if (bpf_map_update_elem(map, key, init, BPF_NOEXIST)) {
+		v = bpf_map_lookup_elem(map, key);
+		if (!v)
+			kw_count(full, 1);
+		return v;
+	}
+	return bpf_map_lookup_elem(map, key);
+}
+
 static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id, __u64 ns)
 {
 	struct kw_trig_key k = { .probe = probe, .pid = id >> 32 };
 	struct kw_trig_val *v, zero = {};
 
 	k.trigger = kw_trigger_of(t, &k.cmd);
-	v = bpf_map_lookup_elem(&kw_triggers, &k);
-	if (!v) {
-		if (bpf_map_update_elem(&kw_triggers, &k, &zero, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&kw_triggers, &k)) {
-			kw_count(KW_C_TRIG_FULL, 1);
-			return;
-		}
-		v = bpf_map_lookup_elem(&kw_triggers, &k);
-		if (!v)
-			return;
-	}
+	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL);
+	if (!v)
+		return;
 	v->calls++;
 	v->ns += ns;
 }
@@ -272,5 +291,62 @@ static __always_inline void kw_exit_done(struct kw_task *t)
 	if (t)
 		kw_task_put(t);
 }
+
+/* The exit of a probe that needs nothing more than kw_exit() records. */
+static __always_inline void kw_exit_simple(__u32 probe, long ret)
+{
+	struct kw_task *t;
+
+	kw_exit(probe, ret, &t);
+	kw_exit_done(t);
+}
+
+/*
+ * The return value in an fexit program: bpf_get_func_ret() (inlined by the verifier) rather than
+ * the argument after the last one, because the argument count differs between kernels
+ * (kvm_pgtable_stage2_split gained flags in 6.5, kvm_tdp_mmu_zap_leafs takes two more in 6.1).
+ */
+static __always_inline long kw_fexit_ret(unsigned long long *ctx)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return ret;
+}
+
+/*
+ * The programs of a probe on kernel function @func, named as the loader's progs_table names them
+ * (fe_, fx_, kp_, kr_ + @name): fentry/fexit where the kernel allows them, kprobe/kretprobe as the
+ * fallback; the loader keeps one pair and turns the others off (bpf_program__set_autoload()).
+ *
+ * @enter runs with @func's leading arguments @args in scope, declared as for BPF_PROG() (the same
+ * names for fentry and kprobe). @exit runs with `long ret`, the raw return value: cast it to
+ * @func's return type (the upper 32 bits of an int return are undefined).
+ */
+#define KW_PROBE(name, func, enter, exit, args...)                                                 \
+	KW_PROG("fentry/" #func, BPF_PROG, fe_##name, enter, ##args)                               \
+	KW_PROG("fexit/" #func, KW_FEXIT_DECL, fx_##name, KW_EXIT_BODY(kw_fexit_ret(ctx), exit))   \
+	KW_PROG("kprobe/" #func, BPF_KPROBE, kp_##name, enter, ##args)                             \
+	KW_PROG("kretprobe/" #func, BPF_KRETPROBE, kr_##name, KW_EXIT_BODY(PT_REGS_RC(ctx), exit))
+
+/* A probe on the entry only (per-entry counters): fe_, kp_ + @name. */
+#define KW_PROBE_ENTRY(name, func, enter, args...)                                                 \
+	KW_PROG("fentry/" #func, BPF_PROG, fe_##name, enter, ##args)                               \
+	KW_PROG("kprobe/" #func, BPF_KPROBE, kp_##name, enter, ##args)
+
+/* One program: SEC(@sec) int @decl(@name, @args) { @body; return 0; }, @decl as BPF_PROG. */
+#define KW_PROG(sec, decl, name, body, args...)                                                    \
+	SEC(sec)                                                                                   \
+	int decl(name, ##args)                                                                     \
+	{                                                                                          \
+		body;                                                                              \
+		return 0;                                                                          \
+	}
+
+#define KW_FEXIT_DECL(name) name(unsigned long long *ctx)
+#define KW_EXIT_BODY(val, exit)                                                                    \
+	long ret = (val);                                                                          \
+	(void)ret;                                                                                 \
+	exit
 
 #endif /* KW_BPF_H */

@@ -3,18 +3,17 @@
  * arm64 stage-2 page-table family (arch/arm64/kvm/hyp/pgtable.c): the generic walker, the split
  * and unmap operations, their per-entry callbacks and the deferred range TLB flush.
  *
- * Kernel differences handled here, all by CO-RE:
- * - 6.1: walker callbacks take (addr, end, level, ptep, flag, arg); from 6.2 ("KVM: arm64: Combine
- *   visitor arguments into a context structure") they take (const struct kvm_pgtable_visit_ctx *,
- *   enum kvm_pgtable_walk_flags visit). Tested with bpf_core_type_exists(); the 6.1 branch reads
- *   fentry arguments 2..4, which the verifier never sees on newer kernels (dead branch).
- * - kvm_pgtable_visit_ctx.level is u32 until 6.8 and s8 from "KVM: arm64: Convert translation
- *   level parameter to s8" (6.9, LPA2 brings level -1): read with BPF_CORE_READ_BITFIELD_PROBED,
- *   which relocates the size and sign of the field.
- * - stage2_split_walker and kvm_pgtable_stage2_split exist from 6.4 ("KVM: arm64: Add
- *   kvm_pgtable_stage2_split()"), kvm_tlb_flush_vmid_range and __kvm_tlb_flush_vmid_range from
- *   6.6 ("KVM: arm64: Use TLBI range-based instructions for unmap"); before that the loader marks
- *   them unavailable and never loads these programs.
+ * Kernel differences handled here, all by CO-RE (each shim names its commit):
+ * - 6.1: walker callbacks take (addr, end, level, ptep, flag, arg); from 6.2 they take
+ *   (const struct kvm_pgtable_visit_ctx *, enum kvm_pgtable_walk_flags visit). Tested with
+ *   bpf_core_type_exists(); the 6.1 branch reads fentry arguments 2..4, which the verifier never
+ *   sees on newer kernels (dead branch).
+ * - kvm_pgtable_visit_ctx.level is u32 until 6.8 and s8 from 6.9 (LPA2 brings level -1): read
+ *   with BPF_CORE_READ_BITFIELD_PROBED, which relocates the size and sign of the field.
+ * - stage2_split_walker and kvm_pgtable_stage2_split exist from 6.4 (8f5a3eb7513f "KVM: arm64:
+ *   Add kvm_pgtable_stage2_split()"), kvm_tlb_flush_vmid_range and __kvm_tlb_flush_vmid_range
+ *   from 6.6 (7657ea920c54 "KVM: arm64: Use TLBI range-based instructions for unmap"); before
+ *   that the loader marks them unavailable and never loads these programs.
  */
 #include "kw.bpf.h"
 
@@ -64,9 +63,9 @@ static __always_inline void walk_enter(__u64 size, __u64 cb, __u32 flags)
 static __always_inline void walk_exit(long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), ns;
+	struct kw_cb_val *v, zero = {};
 	struct kw_cb_key k = {};
 	struct kw_probe_stats *s;
-	struct kw_cb_val *v;
 	struct kw_task *t;
 	__u32 d;
 
@@ -94,15 +93,7 @@ static __always_inline void walk_exit(long ret)
 	k.cb = t->walk_cb[d];
 	k.flags = t->walk_flags[d];
 	k.depth = d;
-	v = bpf_map_lookup_elem(&kw_walk_cbs, &k);
-	if (!v) {
-		struct kw_cb_val zero = {};
-
-		if (bpf_map_update_elem(&kw_walk_cbs, &k, &zero, BPF_NOEXIST) &&
-		    !bpf_map_lookup_elem(&kw_walk_cbs, &k))
-			kw_count(KW_C_CB_FULL, 1);
-		v = bpf_map_lookup_elem(&kw_walk_cbs, &k);
-	}
+	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL);
 	if (v) {
 		v->calls++;
 		v->ns += ns;
@@ -112,35 +103,11 @@ static __always_inline void walk_exit(long ret)
 }
 
 /* int kvm_pgtable_walk(struct kvm_pgtable *, u64 addr, u64 size, struct kvm_pgtable_walker *) */
-SEC("fentry/kvm_pgtable_walk")
-int BPF_PROG(fe_walk, void *pgt, __u64 addr, __u64 size, struct kvm_pgtable_walker *w)
-{
-	walk_enter(size, (__u64)BPF_CORE_READ(w, cb), BPF_CORE_READ(w, flags));
-	return 0;
-}
+KW_PROBE(walk, kvm_pgtable_walk,
+	 walk_enter(size, (__u64)BPF_CORE_READ(w, cb), BPF_CORE_READ(w, flags)),
+	 walk_exit((int)ret), void *pgt, __u64 addr, __u64 size, struct kvm_pgtable_walker *w)
 
-SEC("fexit/kvm_pgtable_walk")
-int BPF_PROG(fx_walk, void *pgt, __u64 addr, __u64 size, void *w, int ret)
-{
-	walk_exit(ret);
-	return 0;
-}
-
-SEC("kprobe/kvm_pgtable_walk")
-int BPF_KPROBE(kp_walk, void *pgt, __u64 addr, __u64 size, struct kvm_pgtable_walker *w)
-{
-	walk_enter(size, (__u64)BPF_CORE_READ(w, cb), BPF_CORE_READ(w, flags));
-	return 0;
-}
-
-SEC("kretprobe/kvm_pgtable_walk")
-int BPF_KRETPROBE(kr_walk, int ret)
-{
-	walk_exit(ret);
-	return 0;
-}
-
-/* ---- kvm_pgtable_stage2_{split,unmap,wrprotect}(pgt, addr, size, ...) ----------------------- */
+/* ---- kvm_pgtable_stage2_{split,unmap,wrprotect}(pgt, addr, size, ...) ------------------------ */
 
 static __always_inline void op_enter(__u32 probe, __u64 size)
 {
@@ -183,38 +150,14 @@ static __always_inline void op_exit(__u32 probe, long ret)
 	kw_exit_done(t);
 }
 
-#define KW_OP_PROGS(fn, probe)                                                                     \
-	SEC("fentry/" #fn)                                                                         \
-	int BPF_PROG(fe_##fn, void *pgt, __u64 addr, __u64 size)                                   \
-	{                                                                                          \
-		op_enter(probe, size);                                                             \
-		return 0;                                                                          \
-	}                                                                                          \
-	SEC("fexit/" #fn)                                                                          \
-	int fx_##fn(unsigned long long *ctx)                                                       \
-	{                                                                                          \
-		__u64 ret = 0;                                                                     \
-		/* the argument count differs (split gained flags in 6.5): ask for the return */   \
-		bpf_get_func_ret(ctx, &ret);                                                       \
-		op_exit(probe, (int)ret);                                                          \
-		return 0;                                                                          \
-	}                                                                                          \
-	SEC("kprobe/" #fn)                                                                         \
-	int BPF_KPROBE(kp_##fn, void *pgt, __u64 addr, __u64 size)                                 \
-	{                                                                                          \
-		op_enter(probe, size);                                                             \
-		return 0;                                                                          \
-	}                                                                                          \
-	SEC("kretprobe/" #fn)                                                                      \
-	int BPF_KRETPROBE(kr_##fn, int ret)                                                        \
-	{                                                                                          \
-		op_exit(probe, ret);                                                               \
-		return 0;                                                                          \
-	}
-
-KW_OP_PROGS(kvm_pgtable_stage2_split, KW_P_S2_SPLIT)
-KW_OP_PROGS(kvm_pgtable_stage2_unmap, KW_P_S2_UNMAP)
-KW_OP_PROGS(kvm_pgtable_stage2_wrprotect, KW_P_S2_WRPROTECT)
+/* int kvm_pgtable_stage2_OP(struct kvm_pgtable *, u64 addr, u64 size, ...) */
+KW_PROBE(kvm_pgtable_stage2_split, kvm_pgtable_stage2_split, op_enter(KW_P_S2_SPLIT, size),
+	 op_exit(KW_P_S2_SPLIT, (int)ret), void *pgt, __u64 addr, __u64 size)
+KW_PROBE(kvm_pgtable_stage2_unmap, kvm_pgtable_stage2_unmap, op_enter(KW_P_S2_UNMAP, size),
+	 op_exit(KW_P_S2_UNMAP, (int)ret), void *pgt, __u64 addr, __u64 size)
+KW_PROBE(kvm_pgtable_stage2_wrprotect, kvm_pgtable_stage2_wrprotect,
+	 op_enter(KW_P_S2_WRPROTECT, size), op_exit(KW_P_S2_WRPROTECT, (int)ret), void *pgt,
+	 __u64 addr, __u64 size)
 
 /* ---- per-entry callbacks --------------------------------------------------------------------- */
 
@@ -233,8 +176,12 @@ static __always_inline void visit_add(__u32 walker, int level, __u32 outcome)
 
 static __always_inline int vctx_level(const struct kvm_pgtable_visit_ctx *c)
 {
+	/* u32, s8 since 419edf48d79f "KVM: arm64: Convert translation level parameter to s8" */
 	return BPF_CORE_READ_BITFIELD_PROBED(c, level);
 }
+
+/* dfc7a7769ab7 "KVM: arm64: Combine visitor arguments into a context structure" (6.2) */
+#define KW_HAS_VISIT_CTX bpf_core_type_exists(struct kvm_pgtable_visit_ctx)
 
 /*
  * stage2_split_walker (6.4+, always the ctx signature), walker flags LEAF only, so it is called
@@ -355,7 +302,7 @@ static __always_inline void unmap_visit(int level, __u64 old, __u32 visit)
 SEC("fentry/stage2_unmap_walker")
 int fe_unmap_walker(unsigned long long *ctx)
 {
-	if (bpf_core_type_exists(struct kvm_pgtable_visit_ctx)) {
+	if (KW_HAS_VISIT_CTX) {
 		const struct kvm_pgtable_visit_ctx *c = (void *)ctx[0];
 
 		unmap_visit(vctx_level(c), BPF_CORE_READ(c, old), ctx[1]);
@@ -372,7 +319,7 @@ int fe_unmap_walker(unsigned long long *ctx)
 SEC("kprobe/stage2_unmap_walker")
 int kp_unmap_walker(struct pt_regs *regs)
 {
-	if (bpf_core_type_exists(struct kvm_pgtable_visit_ctx)) {
+	if (KW_HAS_VISIT_CTX) {
 		const struct kvm_pgtable_visit_ctx *c = (void *)PT_REGS_PARM1_CORE(regs);
 
 		unmap_visit(vctx_level(c), BPF_CORE_READ(c, old), PT_REGS_PARM2_CORE(regs));
@@ -432,58 +379,7 @@ out:
 	kw_exit_done(t);
 }
 
-SEC("fentry/kvm_tlb_flush_vmid_range")
-int BPF_PROG(fe_flush, void *mmu, __u64 addr, __u64 size)
-{
-	flush_enter(KW_P_TLB_FLUSH_RANGE, size >> 12);
-	return 0;
-}
-
-SEC("fexit/kvm_tlb_flush_vmid_range")
-int BPF_PROG(fx_flush)
-{
-	flush_exit(KW_P_TLB_FLUSH_RANGE);
-	return 0;
-}
-
-SEC("kprobe/kvm_tlb_flush_vmid_range")
-int BPF_KPROBE(kp_flush, void *mmu, __u64 addr, __u64 size)
-{
-	flush_enter(KW_P_TLB_FLUSH_RANGE, size >> 12);
-	return 0;
-}
-
-SEC("kretprobe/kvm_tlb_flush_vmid_range")
-int BPF_KRETPROBE(kr_flush)
-{
-	flush_exit(KW_P_TLB_FLUSH_RANGE);
-	return 0;
-}
-
-SEC("fentry/__kvm_tlb_flush_vmid_range")
-int BPF_PROG(fe_hyp_flush, void *mmu, __u64 start, __u64 pages)
-{
-	flush_enter(KW_P_HYP_FLUSH_RANGE, pages);
-	return 0;
-}
-
-SEC("fexit/__kvm_tlb_flush_vmid_range")
-int BPF_PROG(fx_hyp_flush)
-{
-	flush_exit(KW_P_HYP_FLUSH_RANGE);
-	return 0;
-}
-
-SEC("kprobe/__kvm_tlb_flush_vmid_range")
-int BPF_KPROBE(kp_hyp_flush, void *mmu, __u64 start, __u64 pages)
-{
-	flush_enter(KW_P_HYP_FLUSH_RANGE, pages);
-	return 0;
-}
-
-SEC("kretprobe/__kvm_tlb_flush_vmid_range")
-int BPF_KRETPROBE(kr_hyp_flush)
-{
-	flush_exit(KW_P_HYP_FLUSH_RANGE);
-	return 0;
-}
+KW_PROBE(flush, kvm_tlb_flush_vmid_range, flush_enter(KW_P_TLB_FLUSH_RANGE, size >> 12),
+	 flush_exit(KW_P_TLB_FLUSH_RANGE), void *mmu, __u64 addr, __u64 size)
+KW_PROBE(hyp_flush, __kvm_tlb_flush_vmid_range, flush_enter(KW_P_HYP_FLUSH_RANGE, pages),
+	 flush_exit(KW_P_HYP_FLUSH_RANGE), void *mmu, __u64 start, __u64 pages)

@@ -22,44 +22,16 @@
 #define SPTE_PAGE_SIZE (1ULL << 7)
 #define PG_LEVEL_4K 1
 
-/* ---- tdp_mmu_zap_leafs: duration, gfns in range, leaves zapped --------------------------------
- */
+/* ---- tdp_mmu_zap_leafs: duration, gfns in range, leaves zapped ------------------------------- */
 
-SEC("fentry/tdp_mmu_zap_leafs")
-int BPF_PROG(fe_zap_leafs, void *kvm, void *root, __u64 start, __u64 end)
+static __always_inline void zap_leafs_enter(__u64 start, __u64 end)
 {
 	if (kw_enter(KW_P_TDP_ZAP_LEAFS, end - start, true))
 		kw_count(KW_C_ZAP_GFNS, end - start);
-	return 0;
 }
 
-SEC("fexit/tdp_mmu_zap_leafs")
-int BPF_PROG(fx_zap_leafs)
-{
-	struct kw_task *t;
-
-	kw_exit(KW_P_TDP_ZAP_LEAFS, 0, &t);
-	kw_exit_done(t);
-	return 0;
-}
-
-SEC("kprobe/tdp_mmu_zap_leafs")
-int BPF_KPROBE(kp_zap_leafs, void *kvm, void *root, __u64 start, __u64 end)
-{
-	if (kw_enter(KW_P_TDP_ZAP_LEAFS, end - start, true))
-		kw_count(KW_C_ZAP_GFNS, end - start);
-	return 0;
-}
-
-SEC("kretprobe/tdp_mmu_zap_leafs")
-int BPF_KRETPROBE(kr_zap_leafs)
-{
-	struct kw_task *t;
-
-	kw_exit(KW_P_TDP_ZAP_LEAFS, 0, &t);
-	kw_exit_done(t);
-	return 0;
-}
+KW_PROBE(zap_leafs, tdp_mmu_zap_leafs, zap_leafs_enter(start, end),
+	 kw_exit_simple(KW_P_TDP_ZAP_LEAFS, 0), void *kvm, void *root, __u64 start, __u64 end)
 
 /*
  * kvmmmu:kvm_tdp_mmu_spte_changed(int as_id, gfn_t gfn, int level, u64 old_spte, u64 new_spte),
@@ -67,7 +39,7 @@ int BPF_KRETPROBE(kr_zap_leafs)
  * inside tdp_mmu_zap_leafs: a present leaf that became non-present is one entry zapped.
  */
 SEC("raw_tp/kvm_tdp_mmu_spte_changed")
-int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 new)
+int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old_spte, __u64 new_spte)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct kw_probe_stats *s;
@@ -82,8 +54,8 @@ int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 
 	t = kw_task_get(false);
 	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
 		return 0;
-	if ((old & SPTE_MMU_PRESENT) && (level == PG_LEVEL_4K || (old & SPTE_PAGE_SIZE)) &&
-	    !(new &SPTE_MMU_PRESENT))
+	if ((old_spte & SPTE_MMU_PRESENT) &&
+	    (level == PG_LEVEL_4K || (old_spte & SPTE_PAGE_SIZE)) && !(new_spte & SPTE_MMU_PRESENT))
 		kw_count(KW_C_ZAP_ZAPPED, 1);
 	return 0;
 }
@@ -99,8 +71,9 @@ int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old, __u64 
  *     unprocessed; tdp_iter_next() then restarts from the root (iter->level is still the level
  *     of that entry) and the walk comes back to the same entry. Not counting the yielded visit
  *     makes the count exact under yields: one per 4 KiB entry the zap looked at, 512 for a 2 MiB
- *     range whose page table exists, 0 for a range a zap stepped over (patches/x86-tdp-zap-empty-hint);
- *   - KW_C_ZAP_YIELDS: iterations that yielded mmu_lock (iter->yielded, 5.13+).
+ *     range whose page table exists, 0 for a range a zap stepped over
+ *     (patches/x86-tdp-zap-empty-hint);
+ *   - KW_C_ZAP_YIELDS: iterations that yielded mmu_lock (iter->yielded, 5.16+).
  * Cost: one task-storage lookup per iterator step of every TDP MMU walk (faults included), which is
  * why this is a per-entry probe, off with --no-visits.
  */
@@ -119,6 +92,7 @@ static __always_inline void iter_next(struct tdp_iter *iter)
 	s = kw_stats_of(KW_P_TDP_ITER_NEXT);
 	if (s)
 		s->calls++;
+	/* 3a0f64de479c "KVM: x86/mmu: Don't advance iterator after restart due to yielding" */
 	if (bpf_core_field_exists(iter->yielded))
 		yielded = BPF_CORE_READ(iter, yielded);
 	if (yielded)
@@ -127,22 +101,9 @@ static __always_inline void iter_next(struct tdp_iter *iter)
 		kw_count(KW_C_ZAP_VISITS_4K, 1);
 }
 
-SEC("fentry/tdp_iter_next")
-int BPF_PROG(fe_iter_next, struct tdp_iter *iter)
-{
-	iter_next(iter);
-	return 0;
-}
+KW_PROBE_ENTRY(iter_next, tdp_iter_next, iter_next(iter), struct tdp_iter *iter)
 
-SEC("kprobe/tdp_iter_next")
-int BPF_KPROBE(kp_iter_next, struct tdp_iter *iter)
-{
-	iter_next(iter);
-	return 0;
-}
-
-/* ---- kvm_tdp_mmu_unmap_gfn_range: the MMU-notifier path ----------------------------------------
- */
+/* ---- kvm_tdp_mmu_unmap_gfn_range: the MMU-notifier path -------------------------------------- */
 
 static __always_inline void unmap_gfn_enter(struct kvm_gfn_range *r)
 {
@@ -151,79 +112,15 @@ static __always_inline void unmap_gfn_enter(struct kvm_gfn_range *r)
 	kw_enter(KW_P_TDP_UNMAP_GFN, n, true);
 }
 
-SEC("fentry/kvm_tdp_mmu_unmap_gfn_range")
-int BPF_PROG(fe_unmap_gfn, void *kvm, struct kvm_gfn_range *r)
-{
-	unmap_gfn_enter(r);
-	return 0;
-}
+KW_PROBE(unmap_gfn, kvm_tdp_mmu_unmap_gfn_range, unmap_gfn_enter(r),
+	 kw_exit_simple(KW_P_TDP_UNMAP_GFN, 0), void *kvm, struct kvm_gfn_range *r)
 
-SEC("fexit/kvm_tdp_mmu_unmap_gfn_range")
-int BPF_PROG(fx_unmap_gfn)
-{
-	struct kw_task *t;
+/* ---- kvm_tdp_mmu_zap_leafs: MTRR / CR0.CD / APICv changes through kvm_zap_gfn_range ---------- */
 
-	kw_exit(KW_P_TDP_UNMAP_GFN, 0, &t);
-	kw_exit_done(t);
-	return 0;
-}
+KW_PROBE(zap_all, kvm_tdp_mmu_zap_leafs, kw_enter(KW_P_TDP_ZAP_LEAFS_ALL, 0, false),
+	 kw_exit_simple(KW_P_TDP_ZAP_LEAFS_ALL, 0))
 
-SEC("kprobe/kvm_tdp_mmu_unmap_gfn_range")
-int BPF_KPROBE(kp_unmap_gfn, void *kvm, struct kvm_gfn_range *r)
-{
-	unmap_gfn_enter(r);
-	return 0;
-}
-
-SEC("kretprobe/kvm_tdp_mmu_unmap_gfn_range")
-int BPF_KRETPROBE(kr_unmap_gfn)
-{
-	struct kw_task *t;
-
-	kw_exit(KW_P_TDP_UNMAP_GFN, 0, &t);
-	kw_exit_done(t);
-	return 0;
-}
-
-/* ---- kvm_tdp_mmu_zap_leafs: MTRR / CR0.CD / APICv changes through kvm_zap_gfn_range -----------
- */
-
-SEC("fentry/kvm_tdp_mmu_zap_leafs")
-int BPF_PROG(fe_zap_all)
-{
-	kw_enter(KW_P_TDP_ZAP_LEAFS_ALL, 0, false);
-	return 0;
-}
-
-SEC("fexit/kvm_tdp_mmu_zap_leafs")
-int BPF_PROG(fx_zap_all)
-{
-	struct kw_task *t;
-
-	kw_exit(KW_P_TDP_ZAP_LEAFS_ALL, 0, &t);
-	kw_exit_done(t);
-	return 0;
-}
-
-SEC("kprobe/kvm_tdp_mmu_zap_leafs")
-int BPF_KPROBE(kp_zap_all)
-{
-	kw_enter(KW_P_TDP_ZAP_LEAFS_ALL, 0, false);
-	return 0;
-}
-
-SEC("kretprobe/kvm_tdp_mmu_zap_leafs")
-int BPF_KRETPROBE(kr_zap_all)
-{
-	struct kw_task *t;
-
-	kw_exit(KW_P_TDP_ZAP_LEAFS_ALL, 0, &t);
-	kw_exit_done(t);
-	return 0;
-}
-
-/* ---- fast_page_fault: duration and return code ------------------------------------------------
- */
+/* ---- fast_page_fault: duration and return code ----------------------------------------------- */
 
 static __always_inline void pf_ret(long ret)
 {
@@ -232,41 +129,17 @@ static __always_inline void pf_ret(long ret)
 	kw_count(KW_C_PF_RET + slot, 1);
 }
 
-SEC("fentry/fast_page_fault")
-int BPF_PROG(fe_fast_pf)
-{
-	kw_enter(KW_P_FAST_PF, 0, false);
-	return 0;
-}
-
-SEC("fexit/fast_page_fault")
-int BPF_PROG(fx_fast_pf, void *vcpu, void *fault, int ret)
+static __always_inline void fast_pf_exit(int ret)
 {
 	struct kw_task *t;
 
 	if (kw_exit(KW_P_FAST_PF, 0, &t))
 		pf_ret(ret);
 	kw_exit_done(t);
-	return 0;
 }
 
-SEC("kprobe/fast_page_fault")
-int BPF_KPROBE(kp_fast_pf)
-{
-	kw_enter(KW_P_FAST_PF, 0, false);
-	return 0;
-}
-
-SEC("kretprobe/fast_page_fault")
-int BPF_KRETPROBE(kr_fast_pf, int ret)
-{
-	struct kw_task *t;
-
-	if (kw_exit(KW_P_FAST_PF, 0, &t))
-		pf_ret(ret);
-	kw_exit_done(t);
-	return 0;
-}
+/* static int fast_page_fault(struct kvm_vcpu *, struct kvm_page_fault *) */
+KW_PROBE(fast_pf, fast_page_fault, kw_enter(KW_P_FAST_PF, 0, false), fast_pf_exit((int)ret))
 
 /*
  * Fallback: kvmmmu:fast_page_fault(vcpu, fault, u64 *sptep, u64 old_spte, int ret) fires once at

@@ -16,19 +16,27 @@ static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 
 	if (!t)
 		return;
-	/* Outermost wins: kvm_vm_ioctl does not nest, but the tracepoint fallback runs around it.
-	 */
+	/* Outermost wins: kvm_vm_ioctl does not nest, but the tracepoint fallback runs around it */
 	if (!t->ioctl_depth++)
 		t->ioctl_cmd = cmd;
 }
 
-static __always_inline void ioctl_exit(__u32 probe, long ret)
+/*
+ * kw_exit() of a probe that keeps a depth count: the task state even when the entry was not timed
+ * (attached mid-call, or the start slot was busy), so that the count still drops.
+ */
+static __always_inline struct kw_task *depth_exit(__u32 probe, long ret)
 {
 	struct kw_task *t;
 
 	kw_exit(probe, ret, &t);
-	if (!t)
-		t = kw_task_get(false);
+	return t ?: kw_task_get(false);
+}
+
+static __always_inline void ioctl_exit(__u32 probe, long ret)
+{
+	struct kw_task *t = depth_exit(probe, ret);
+
 	if (!t)
 		return;
 	if (t->ioctl_depth)
@@ -51,11 +59,8 @@ static __always_inline struct kw_task *ctx_enter(__u32 probe, bool notifier)
 
 static __always_inline void ctx_exit(__u32 probe, long ret, bool notifier)
 {
-	struct kw_task *t;
+	struct kw_task *t = depth_exit(probe, ret);
 
-	kw_exit(probe, ret, &t);
-	if (!t)
-		t = kw_task_get(false);
 	if (!t)
 		return;
 	if (notifier && t->notifier_depth)
@@ -65,62 +70,11 @@ static __always_inline void ctx_exit(__u32 probe, long ret, bool notifier)
 	kw_task_put(t);
 }
 
-/* kvm_vm_ioctl(struct file *, unsigned int ioctl, unsigned long arg), same in 6.1 .. 7.3 */
-SEC("fentry/kvm_vm_ioctl")
-int BPF_PROG(fe_vm_ioctl, void *filp, unsigned int cmd)
-{
-	ioctl_enter(KW_P_VM_IOCTL, cmd);
-	return 0;
-}
-
-SEC("fexit/kvm_vm_ioctl")
-int BPF_PROG(fx_vm_ioctl, void *filp, unsigned int cmd, unsigned long arg, long ret)
-{
-	ioctl_exit(KW_P_VM_IOCTL, ret);
-	return 0;
-}
-
-SEC("kprobe/kvm_vm_ioctl")
-int BPF_KPROBE(kp_vm_ioctl, void *filp, unsigned int cmd)
-{
-	ioctl_enter(KW_P_VM_IOCTL, cmd);
-	return 0;
-}
-
-SEC("kretprobe/kvm_vm_ioctl")
-int BPF_KRETPROBE(kr_vm_ioctl, long ret)
-{
-	ioctl_exit(KW_P_VM_IOCTL, ret);
-	return 0;
-}
-
-SEC("fentry/kvm_vcpu_ioctl")
-int BPF_PROG(fe_vcpu_ioctl, void *filp, unsigned int cmd)
-{
-	ioctl_enter(KW_P_VCPU_IOCTL, cmd);
-	return 0;
-}
-
-SEC("fexit/kvm_vcpu_ioctl")
-int BPF_PROG(fx_vcpu_ioctl, void *filp, unsigned int cmd, unsigned long arg, long ret)
-{
-	ioctl_exit(KW_P_VCPU_IOCTL, ret);
-	return 0;
-}
-
-SEC("kprobe/kvm_vcpu_ioctl")
-int BPF_KPROBE(kp_vcpu_ioctl, void *filp, unsigned int cmd)
-{
-	ioctl_enter(KW_P_VCPU_IOCTL, cmd);
-	return 0;
-}
-
-SEC("kretprobe/kvm_vcpu_ioctl")
-int BPF_KRETPROBE(kr_vcpu_ioctl, long ret)
-{
-	ioctl_exit(KW_P_VCPU_IOCTL, ret);
-	return 0;
-}
+/* kvm_{vm,vcpu}_ioctl(struct file *, unsigned int ioctl, unsigned long arg), same in 6.1 .. 7.3 */
+KW_PROBE(vm_ioctl, kvm_vm_ioctl, ioctl_enter(KW_P_VM_IOCTL, cmd), ioctl_exit(KW_P_VM_IOCTL, ret),
+	 void *filp, unsigned int cmd)
+KW_PROBE(vcpu_ioctl, kvm_vcpu_ioctl, ioctl_enter(KW_P_VCPU_IOCTL, cmd),
+	 ioctl_exit(KW_P_VCPU_IOCTL, ret), void *filp, unsigned int cmd)
 
 /*
  * Fallback where neither fentry nor kprobe is allowed: the ioctl syscall itself, filtered to the
@@ -166,33 +120,8 @@ int tp_ioctl_exit(struct kw_sys_exit *ctx)
  * kvm_mmu_notifier_invalidate_range_start(struct mmu_notifier *, const struct mmu_notifier_range
  * *): the unmap itself (kvm_unmap_gfn_range) runs inside it; _end only drops the in-progress count.
  */
-SEC("fentry/kvm_mmu_notifier_invalidate_range_start")
-int BPF_PROG(fe_notifier)
-{
-	ctx_enter(KW_P_NOTIFIER, true);
-	return 0;
-}
-
-SEC("fexit/kvm_mmu_notifier_invalidate_range_start")
-int BPF_PROG(fx_notifier, void *mn, void *range, int ret)
-{
-	ctx_exit(KW_P_NOTIFIER, ret, true);
-	return 0;
-}
-
-SEC("kprobe/kvm_mmu_notifier_invalidate_range_start")
-int BPF_KPROBE(kp_notifier)
-{
-	ctx_enter(KW_P_NOTIFIER, true);
-	return 0;
-}
-
-SEC("kretprobe/kvm_mmu_notifier_invalidate_range_start")
-int BPF_KRETPROBE(kr_notifier, int ret)
-{
-	ctx_exit(KW_P_NOTIFIER, ret, true);
-	return 0;
-}
+KW_PROBE(notifier, kvm_mmu_notifier_invalidate_range_start, ctx_enter(KW_P_NOTIFIER, true),
+	 ctx_exit(KW_P_NOTIFIER, (int)ret, true))
 
 /*
  * The vCPU fault handler; the loader points these at kvm_handle_guest_abort (arm64) or
@@ -212,33 +141,8 @@ static __always_inline void fault_enter(struct kvm_vcpu *vcpu)
 	t->fault_lock = kvm ? (__u64)kvm + bpf_core_field_offset(struct kvm, mmu_lock) : 0;
 }
 
-SEC("fentry/kvm_handle_guest_abort")
-int BPF_PROG(fe_fault, struct kvm_vcpu *vcpu)
-{
-	fault_enter(vcpu);
-	return 0;
-}
-
-SEC("fexit/kvm_handle_guest_abort")
-int BPF_PROG(fx_fault)
-{
-	ctx_exit(KW_P_GUEST_FAULT, 0, false);
-	return 0;
-}
-
-SEC("kprobe/kvm_handle_guest_abort")
-int BPF_KPROBE(kp_fault, struct kvm_vcpu *vcpu)
-{
-	fault_enter(vcpu);
-	return 0;
-}
-
-SEC("kretprobe/kvm_handle_guest_abort")
-int BPF_KRETPROBE(kr_fault)
-{
-	ctx_exit(KW_P_GUEST_FAULT, 0, false);
-	return 0;
-}
+KW_PROBE(fault, kvm_handle_guest_abort, fault_enter(vcpu), ctx_exit(KW_P_GUEST_FAULT, 0, false),
+	 struct kvm_vcpu *vcpu)
 
 /*
  * Fault-side mmu_lock wait: lock:contention_begin(void *lock, unsigned int flags) and
@@ -267,8 +171,7 @@ int BPF_PROG(rt_lock_end, void *lock, int ret)
 
 	if (!t || !(t->busy & (1U << KW_P_MMU_LOCK)) || t->fault_lock != (__u64)lock)
 		return 0;
-	kw_exit(KW_P_MMU_LOCK, ret, &t);
-	kw_exit_done(t);
+	kw_exit_simple(KW_P_MMU_LOCK, ret);
 	return 0;
 }
 

@@ -41,6 +41,35 @@ bool kw_test_report(bool ok, const char *file, int line, const char *what, const
 	return ok;
 }
 
+/* The length of the line that starts at @s, without its newline, within @end. */
+static int line_len(const char *s, const char *end)
+{
+	const char *nl = memchr(s, '\n', end - s);
+
+	return (nl ? nl : end) - s;
+}
+
+/* Says where @buf first differs from the golden @want: the line, its number, both versions. */
+static void golden_diff(const char *buf, size_t len, const char *want, size_t wlen,
+			const char *path, const char *file, int line, const char *golden)
+{
+	size_t i = 0, start = 0;
+	int lineno = 1;
+
+	for (; i < len && i < wlen && want[i] == buf[i]; i++) {
+		if (buf[i] == '\n') {
+			lineno++;
+			start = i + 1;
+		}
+	}
+	kw_test_report(false, file, line, golden,
+		       "output differs from %s at line %d (got %zu bytes, want %zu):\n"
+		       "    got:  %.*s%s\n    want: %.*s%s\ngot:\n%.*s",
+		       path, lineno, len, wlen, line_len(buf + start, buf + len), buf + start,
+		       start < len ? "" : "(end of output)", line_len(want + start, want + wlen),
+		       want + start, start < wlen ? "" : "(end of file)", (int)len, buf);
+}
+
 bool kw_test_golden(const char *buf, size_t len, const char *golden, const char *file, int line)
 {
 	char path[512], *want = NULL;
@@ -63,15 +92,11 @@ bool kw_test_golden(const char *buf, size_t len, const char *golden, const char 
 		fclose(f);
 	}
 	ok = want && wlen == len && !memcmp(want, buf, len);
-	if (!ok) {
-		size_t i = 0;
-
-		while (want && i < len && i < wlen && want[i] == buf[i])
-			i++;
-		kw_test_report(false, file, line, golden,
-			       "output differs from %s at byte %zu (got %zu bytes, want %zu); got:\n%.*s",
-			       path, i, len, wlen, (int)len, buf);
-	}
+	if (!ok && !want)
+		kw_test_report(false, file, line, golden, "cannot read %s; got:\n%.*s", path,
+			       (int)len, buf);
+	else if (!ok)
+		golden_diff(buf, len, want, wlen, path, file, line, golden);
 	free(want);
 	return ok;
 }

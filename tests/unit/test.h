@@ -18,11 +18,24 @@ bool kw_test_report(bool ok, const char *file, int line, const char *what, const
 
 #define ASSERT_TRUE(cond, what) kw_test_report(!!(cond), __FILE__, __LINE__, what, "%s", #cond)
 #define ASSERT_FALSE(cond, what) kw_test_report(!(cond), __FILE__, __LINE__, what, "!(%s)", #cond)
+/*
+ * As test_progs: each side is evaluated once and keeps its own type (typeof), so the comparison
+ * is C's (a u64 above LLONG_MAX is not cut down to a long long); only the message casts. A plain
+ * integer constant as the expected value of an unsigned field is the common case, hence
+ * -Wsign-compare off for that one comparison.
+ */
 #define ASSERT_EQ(a, b, what)                                                                      \
 	({                                                                                         \
-		long long __a = (long long)(a), __b = (long long)(b);                              \
-		kw_test_report(__a == __b, __FILE__, __LINE__, what, "%s = %lld, want %lld", #a,   \
-			       __a, __b);                                                          \
+		typeof(a) ___a = (a);                                                              \
+		typeof(b) ___b = (b);                                                              \
+		bool ___ok;                                                                        \
+                                                                                                   \
+		_Pragma("GCC diagnostic push");                                                    \
+		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"");                              \
+		___ok = ___a == ___b;                                                              \
+		_Pragma("GCC diagnostic pop");                                                     \
+		kw_test_report(___ok, __FILE__, __LINE__, what, "%s = %lld, want %lld", #a,        \
+			       (long long)___a, (long long)___b);                                  \
 	})
 #define ASSERT_NEAR(a, b, eps, what)                                                               \
 	({                                                                                         \

@@ -259,8 +259,7 @@ void test_prom(void)
 	if (!golden(&x, &o, "prom-x86-per-vm.txt"))
 		goto out;
 
-	/* log2 and fine: the same totals; every log2 bucket is also a fine one with the same count
-	 */
+	/* log2 and fine: same totals; each log2 bucket is also a fine one with the same count */
 	o = (struct prom_opts){ .buckets = PROM_BUCKETS_LOG2 };
 	if (!ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "log2"))
 		goto out;

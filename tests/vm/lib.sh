@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+# What the check scripts of tests/vm/cases share; each sources it first:
+#   . "$(dirname "$0")/../../lib.sh"
+# scripts/vmtest runs a check on the host under bash, in the folder of the files the guest brought
+# back, with the path of the check in the source tree as $0 and KW_ARCH, KW_KERNEL, KW_MODE and
+# KW_RELEASE set. So file names are relative to the results, and the case is the check's folder.
+# The probe and phase helpers read the recording $r (default rec.json) and kvmwalk-load's output $l
+# (default load.json) at the time they are called.
+
+name=$(basename "$(dirname "$0")")
+
+# fail MESSAGE: says on stderr what failed, on which target, and ends the check with status 1.
+# After keep_going, it counts the failure in $failures (the first one in $first_failure) and the
+# check goes on, for checks where every failure is worth seeing at once; they end themselves.
+failures=0 first_failure="" fail_fast=1
+keep_going() { fail_fast=0; }
+fail() {
+	echo "$name: $* ($KW_ARCH $KW_KERNEL $KW_MODE)" >&2
+	[ "$fail_fast" = 0 ] || exit 1
+	failures=$((failures + 1))
+	[ -n "$first_failure" ] || first_failure=$*
+}
+
+# eq WHAT GOT WANT
+eq() { [ "$2" = "$3" ] || fail "$1 = $2, want $3"; }
+
+# probe NAME JQ-PATH: that field of the recording's probe NAME; probe_in FILE NAME JQ-PATH.
+probe_in() { jq -r --arg p "$2" ".probes[] | select(.name == \$p) | $3" "$1"; }
+probe() { probe_in "${r:-rec.json}" "$@"; }
+
+# visits WALKER LEVEL OUTCOME: the recording's visit count of that walker, level and outcome.
+visits() {
+	jq -r --arg w "$1" --argjson l "$2" --arg o "$3" \
+		'[.visits[] | select(.walker == $w and .level == $l and .outcome == $o) | .count] | add // 0' \
+		"${r:-rec.json}"
+}
+
+# phase_sum PHASE KEY: kvmwalk-load's count KEY summed over the phases named PHASE;
+# phase_sum_in FILE PHASE KEY.
+phase_sum_in() {
+	jq -r --arg p "$2" --arg k "$3" '[.phases[] | select(.phase == $p) | .counts[$k]] | add // 0' "$1"
+}
+phase_sum() { phase_sum_in "${l:-load.json}" "$@"; }
+
+# median: of the numbers on stdin, one a line; nan for none.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print v[(NR + 1) / 2];
+	else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# kvmwalk-load's own output FILE, for the cases that run it alone:
+# count FILE SCENARIO PHASE ITERATION KEY: the count of the one matching phase.
+count() {
+	jq -r --arg s "$2" --arg p "$3" --argjson i "$4" --arg k "$5" '
+		[.phases[] | select(.scenario == $s and .phase == $p and .iteration == $i)]
+		| if length == 1 then (.[0].counts[$k] // "absent") else "\(length) phases" end' "$1"
+}
+expect() { # FILE SCENARIO PHASE ITERATION KEY WANT
+	local got
+	got=$(count "$1" "$2" "$3" "$4" "$5")
+	[ "$got" = "$6" ] || fail "$1: $2 $3 $4 $5 = $got, want $6"
+}
+ok() { # FILE: kvmwalk-load succeeded and recorded that
+	[ "$(jq -r .status "$1")" = ok ] || fail "$1: status $(jq -r "\(.status) \(.error)" "$1")"
+	[ "$(jq -r .kernel "$1")" = "$KW_RELEASE" ] || fail "$1: kernel $(jq -r .kernel "$1")"
+}
+nphases() { # FILE WANT
+	local got
+	got=$(jq ".phases | length" "$1")
+	[ "$got" = "$2" ] || fail "$1: $got phases, want $2"
+}
