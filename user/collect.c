@@ -179,8 +179,7 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
 	struct bpf_program *prog;
 	int p;
 
-	bpf_object__for_each_program(prog, l->skel->obj)
-	{
+	bpf_object__for_each_program(prog, l->skel->obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Before/after reports from recordings; the statistics are in stats.c, the plot in compare_plot.c.
+/*
+ * Before/after reports from recordings; the statistics are in stats.c, the plot in compare_plot.c.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -110,8 +111,7 @@ static double f_per_zap(const struct kw_recording *r, int arg)
 	return ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
 }
 
-/* ---- building ----------------------------------------------------------------------------------
- */
+/* ---- building -------------------------------------------------------------------------------- */
 
 struct builder {
 	struct kw_compare *c;
@@ -1128,8 +1128,7 @@ void kw_compare_free(struct kw_compare *c)
 	c->nrows = c->ndiffs = c->nwarnings = 0;
 }
 
-/* ---- formatting --------------------------------------------------------------------------------
- */
+/* ---- formatting ------------------------------------------------------------------------------ */
 
 /* At most 7 characters: 4 significant digits with an SI suffix. */
 static const char *fmt_num(char *buf, size_t size, double v)
@@ -1247,8 +1246,7 @@ static void fmt_line_value(char *buf, size_t size, double v, const struct kw_com
 	snprintf(buf, size, l->per[0] ? "%s %s" : "%s", n, l->per);
 }
 
-/* ---- text --------------------------------------------------------------------------------------
- */
+/* ---- text ------------------------------------------------------------------------------------ */
 
 /* Words of s, wrapped at TEXT_COLS: first line after prefix, the others after indent spaces. */
 static void print_wrapped(FILE *f, const char *prefix, int indent, const char *s, bool shell)
@@ -1392,8 +1390,7 @@ static void print_text(FILE *f, const struct kw_compare *c)
 	}
 }
 
-/* ---- markdown ----------------------------------------------------------------------------------
- */
+/* ---- markdown -------------------------------------------------------------------------------- */
 
 static void md_side(FILE *f, const char *name, const struct kw_compare_side *s)
 {
@@ -1473,8 +1470,7 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 	}
 }
 
-/* ---- JSON --------------------------------------------------------------------------------------
- */
+/* ---- JSON ------------------------------------------------------------------------------------ */
 
 /* JSON has no NAN: null. */
 static json_t *num(double v)

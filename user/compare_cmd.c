@@ -48,8 +48,7 @@ static const struct argp_option options[] = {
 	{ "output", OPT_OUTPUT, "FILE", 0, "write the report here instead of stdout" },
 	{ "level", OPT_LEVEL, "CONF", 0,
 	  "confidence asked for the intervals (default 0.95); with few runs the exact level "
-	  "reached "
-	  "is shown" },
+	  "reached is shown" },
 	{ "method", OPT_METHOD, "METHOD", 0,
 	  "hodges-lehmann (default: exact Mann-Whitney coverage at any number of runs) or "
 	  "bootstrap (seeded percentile bootstrap of the ratio of medians)" },
@@ -134,8 +133,7 @@ static error_t parse(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	options, parse, "BASE.json... -- NEW.json...",
 	"Compares recordings before and after a change (several per side: repeated runs) and "
-	"prints "
-	"a report that can be pasted into a patch review thread as it is:\n"
+	"prints a report that can be pasted into a patch review thread as it is:\n"
 	"- a header naming both sides (kernel release, arch, host, runs) and every difference of "
 	"their environments that can change the numbers: kernel command line (mitigations), KVM "
 	"module parameters, THP, CPU, KVM mode, attach mechanism of each probe, probe overhead; "

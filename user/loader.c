@@ -291,7 +291,8 @@ static void set_autoload(struct loader *l)
 {
 	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, l->skel->obj) bpf_program__set_autoload(prog, false);
+	bpf_object__for_each_program(prog, l->skel->obj)
+		bpf_program__set_autoload(prog, false);
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const char *const *names = plan_progs(l, i);
 

@@ -293,7 +293,8 @@ static int cmd_record(int argc, char **argv)
 		if (got_signal) {
 			if (child <= 0)
 				break;
-			/* the command got Ctrl-C too (same process group); SIGTERM is ours: pass it
+			/*
+			 * the command got Ctrl-C too (same process group); SIGTERM is ours: pass it
 			 */
 			if (got_signal == SIGTERM)
 				kill(child, SIGTERM);

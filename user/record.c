@@ -271,8 +271,7 @@ void kw_meta_set_command(struct kw_meta *m, int argc, char **argv)
 	}
 }
 
-/* ---- JSON out ----------------------------------------------------------------------------------
- */
+/* ---- JSON out -------------------------------------------------------------------------------- */
 
 static json_t *hist_json(const struct kw_hist *h)
 {
@@ -282,7 +281,8 @@ static json_t *hist_json(const struct kw_hist *h)
 	json_object_set_new(o, "sum", json_integer(h->sum));
 	json_object_set_new(o, "min", json_integer(h->count ? h->min : 0));
 	json_object_set_new(o, "max", json_integer(h->max));
-	/* Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist.h.
+	/*
+	 * Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist.h.
 	 */
 	for (unsigned int i = 0; i < KW_HIST_NR_BUCKETS; i++)
 		if (h->buckets[i])
@@ -491,8 +491,7 @@ int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_
 	return err;
 }
 
-/* ---- JSON in -----------------------------------------------------------------------------------
- */
+/* ---- JSON in --------------------------------------------------------------------------------- */
 
 static __u64 get_u64(json_t *o, const char *k)
 {

@@ -142,7 +142,8 @@ int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *
 int kw_meta_pids(const struct kw_meta *m, char *buf, size_t len, const char *sep);
 /* Sets meta.kvmwalk_command from argv (argv[0] "kvmwalk record"), quoted for a POSIX shell. */
 void kw_meta_set_command(struct kw_meta *m, int argc, char **argv);
-/* Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output.
+/*
+ * Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output.
  */
 void kw_recording_sort(struct kw_recording *r);
 
