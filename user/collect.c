@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "host.h"
+#include "identity.h"
 #include "loader_priv.h"
 
 static int ncpus(void)
@@ -70,14 +71,30 @@ static bool pid_exited(__u32 pid)
 	return pid && kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
+/*
+ * Adds an exited process's row to l->exited: under its own pid with opts.keep_exited (record)
+ * while fewer than KW_KEEP_EXITED processes have been kept, else into pid 0 (counted in
+ * exited_folded when keeping was asked for).
+ */
 static int exited_add(struct loader *l, const struct kw_trig *t)
 {
 	struct kw_trig *n;
+	__u32 pid = 0;
+	bool known = false;
 
+	if (l->opts.keep_exited) {
+		for (size_t i = 0; i < l->nexited && !known; i++)
+			known = l->exited[i].pid == t->pid;
+		if (known || l->nexited_pids < KW_KEEP_EXITED)
+			pid = t->pid;
+		else
+			l->exited_folded++;
+	}
 	for (size_t i = 0; i < l->nexited; i++) {
 		struct kw_trig *e = &l->exited[i];
 
-		if (e->probe == t->probe && e->trigger == t->trigger && e->cmd == t->cmd) {
+		if (e->probe == t->probe && e->trigger == t->trigger && e->cmd == t->cmd &&
+		    e->pid == pid) {
 			e->calls += t->calls;
 			e->ns += t->ns;
 			return 0;
@@ -88,8 +105,39 @@ static int exited_add(struct loader *l, const struct kw_trig *t)
 		return -ENOMEM;
 	l->exited = n;
 	n[l->nexited] = *t;
-	n[l->nexited].pid = 0;
+	n[l->nexited].pid = pid;
 	l->nexited++;
+	if (pid && !known)
+		l->nexited_pids++;
+	return 0;
+}
+
+int loader__identify(struct loader *l)
+{
+	int fd = bpf_map__fd(l->skel->maps.kw_triggers);
+	struct kw_trig_key k, *prev = NULL;
+
+	while (!bpf_map_get_next_key(fd, prev, &k)) {
+		struct kw_identity id;
+		struct kw_vm *n;
+		bool known = !k.pid;
+
+		prev = &k;
+		for (size_t i = 0; i < l->nids && !known; i++)
+			known = l->ids[i].pid == k.pid;
+		if (known || kw_identity_read(k.pid, "/proc", &id))
+			continue;
+		n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		l->ids = n;
+		n = &l->ids[l->nids++];
+		memset(n, 0, sizeof(*n));
+		n->pid = id.pid;
+		snprintf(n->comm, sizeof(n->comm), "%s", id.comm);
+		snprintf(n->vm, sizeof(n->vm), "%s", id.vm);
+		snprintf(n->source, sizeof(n->source), "%s", id.source ? id.source : "");
+	}
 	return 0;
 }
 
@@ -253,7 +301,8 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		if ((err = kw_recording_add_cb(r, &cb)))
 			goto cleanup;
 	}
-	if ((err = fold_exited(l, buf, n)))
+	/* names first: a process still alive now is named before its rows are folded */
+	if ((err = loader__identify(l)) || (err = fold_exited(l, buf, n)))
 		goto cleanup;
 	for (size_t i = 0; i < l->nexited; i++)
 		if ((err = kw_recording_add_trig(r, &l->exited[i])))
@@ -278,7 +327,8 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		for (size_t i = 0; !t.pid && i < l->nexited; i++) {
 			struct kw_trig *e = &r->trigs[i];
 
-			if (e->probe == t.probe && e->trigger == t.trigger && e->cmd == t.cmd) {
+			if (!e->pid && e->probe == t.probe && e->trigger == t.trigger &&
+			    e->cmd == t.cmd) {
 				e->calls += t.calls;
 				e->ns += t.ns;
 				merged = true;
@@ -288,6 +338,16 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		if (!merged && (err = kw_recording_add_trig(r, &t)))
 			goto cleanup;
 	}
+	/* the identities of the processes the rows name (kept exited ones included) */
+	for (size_t i = 0; i < l->nids; i++) {
+		bool used = false;
+
+		for (size_t j = 0; j < r->ntrigs && !used; j++)
+			used = r->trigs[j].pid == l->ids[i].pid;
+		if (used && (err = kw_recording_add_vm(r, &l->ids[i])))
+			goto cleanup;
+	}
+	r->meta.exited_folded = l->exited_folded;
 	kw_recording_sort(r);
 	pf_names(l, r);
 	prog_cost(l, r);

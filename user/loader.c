@@ -732,6 +732,7 @@ void loader__destroy(struct loader *l)
 	}
 	ksyms__free(&l->ksyms);
 	free(l->exited);
+	free(l->ids);
 	free(l->traceable);
 	btf__free(l->mod_btf);
 	btf__free(l->vmlinux_btf);

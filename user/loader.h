@@ -32,7 +32,14 @@ struct loader_opts {
 	kw_probe_mask probes;	 /* the probes to attach: KW_PROBES_ALL, or those of --probe */
 	bool probes_required;	 /* --probe: each of them must attach (else KW_EXIT_NOFUNC) */
 	bool verbose;		 /* libbpf's messages */
+	/*
+	 * record: a process that exits keeps its own trigger rows (user space holds them), up to
+	 * KW_KEEP_EXITED processes, then they are folded into pid 0 and counted as a loss
+	 * (meta.exited_folded). Off (serve, top): folded at once, so a long run stays bounded.
+	 */
+	bool keep_exited;
 };
+
 
 struct loader;
 
@@ -82,5 +89,11 @@ void loader__meta(const struct loader *l, struct kw_meta *m);
  * read. 0 or -errno (-E2BIG: KW_MAX_PIDS processes already).
  */
 int loader__add_pid(struct loader *l, __u32 pid);
+/*
+ * Reads the identity (identity.h: comm, VM name) of each process in the trigger rows that has
+ * none yet, once per process, never per event; a process that exits before it is seen has
+ * none. loader__collect() does it too; record calls it often so that short-lived VMs are named.
+ */
+int loader__identify(struct loader *l);
 
 #endif /* KW_LOADER_H */

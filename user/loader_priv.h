@@ -37,6 +37,10 @@ struct loader {
 	 */
 	struct kw_trig *exited;
 	size_t nexited;
+	size_t nexited_pids; /* processes among them that kept their pid (opts.keep_exited) */
+	__u64 exited_folded; /* rows folded into pid 0 past KW_KEEP_EXITED */
+	struct kw_vm *ids;   /* every process seen in the trigger rows, by first sight */
+	size_t nids;
 };
 
 /*

@@ -250,10 +250,12 @@ static int cmd_record(int argc, char **argv)
 	struct loader *l;
 	pid_t child = 0;
 	int code, status = 0, ret = 0;
-	double start, next_iv;
+	double start, next_iv, next_id;
 
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
 	install_signals();
+	/* every process keeps its rows after it exits: a recording attributes them all */
+	c.lo.keep_exited = true;
 	l = loader__open(&c.lo, &code);
 	if (!l) {
 		kw_outfile_close(&c.of);
@@ -267,6 +269,7 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr, "kvmwalk: recording; Ctrl-C to stop\n");
 	start = now_s();
 	next_iv = start + c.interval;
+	next_id = start;
 	if (c.ncmd) {
 		child = fork();
 		if (child < 0) {
@@ -302,6 +305,11 @@ static int cmd_record(int argc, char **argv)
 		}
 		if (c.duration && t - start >= c.duration)
 			break;
+		/* names of the processes as they appear (a QEMU started by CMD, say) */
+		if (t >= next_id) {
+			loader__identify(l);
+			next_id = t + 0.2;
+		}
 		if (c.interval && t >= next_iv) {
 			struct kw_interval iv = { .t = t - start }, *p;
 

@@ -169,6 +169,9 @@ void kw_recording_free(struct kw_recording *r)
 	free(r->cbs);
 	free(r->trigs);
 	free(r->intervals);
+	free(r->vms);
+	r->vms = NULL;
+	r->nvms = 0;
 	r->meta.params = NULL;
 	r->cbs = NULL;
 	r->trigs = NULL;
@@ -196,6 +199,19 @@ int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb)
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr)
 {
 	return grow((void **)&r->trigs, &r->ntrigs, sizeof(*tr), tr);
+}
+
+int kw_recording_add_vm(struct kw_recording *r, const struct kw_vm *vm)
+{
+	return grow((void **)&r->vms, &r->nvms, sizeof(*vm), vm);
+}
+
+const struct kw_vm *kw_recording_vm(const struct kw_recording *r, __u32 pid)
+{
+	for (size_t i = 0; i < r->nvms; i++)
+		if (r->vms[i].pid == pid)
+			return &r->vms[i];
+	return NULL;
 }
 
 static int cmp_u64(__u64 a, __u64 b)
@@ -310,6 +326,7 @@ static json_t *meta_json(const struct kw_meta *m)
 	json_object_set_new(o, "command", json_string(m->command));
 	json_object_set_new(o, "kvmwalk_command", json_string(m->kvmwalk_command));
 	json_object_set_new(o, "exit_status", json_integer(m->exit_status));
+	json_object_set_new(o, "exited_folded", json_integer(m->exited_folded));
 	a = json_array();
 	for (__u32 i = 0; i < m->npid_filter && i < KW_MAX_PIDS; i++)
 		json_array_append_new(a, json_integer(m->pid_filter[i]));
@@ -417,6 +434,15 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "triggers", a);
+
+	a = json_array();
+	for (size_t i = 0; i < r->nvms; i++) {
+		const struct kw_vm *v = &r->vms[i];
+
+		json_array_append_new(a, json_pack("{sIssssss}", "pid", (json_int_t)v->pid, "comm",
+						   v->comm, "vm", v->vm, "source", v->source));
+	}
+	json_object_set_new(root, "vms", a);
 
 	o = json_object();
 	json_object_set_new(o, "stats_enabled", json_boolean(r->overhead.stats_enabled));
@@ -614,6 +640,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
+	r->meta.exited_folded = get_u64(m, "exited_folded");
 	pid_filter_from(json_object_get(m, "pid_filter"), &r->meta);
 	r->meta.visits = json_is_true(json_object_get(m, "visits"));
 	json_object_foreach(
@@ -710,6 +737,17 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		t.calls = get_u64(o, "calls");
 		t.ns = get_u64(o, "ns");
 		if (kw_recording_add_trig(r, &t))
+			goto nomem;
+	}
+
+	json_array_foreach(json_object_get(root, "vms"), i, o)
+	{
+		struct kw_vm v = { .pid = get_u64(o, "pid") };
+
+		get_str(o, "comm", v.comm, sizeof(v.comm));
+		get_str(o, "vm", v.vm, sizeof(v.vm));
+		get_str(o, "source", v.source, sizeof(v.source));
+		if (v.pid && kw_recording_add_vm(r, &v))
 			goto nomem;
 	}
 

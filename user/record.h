@@ -54,6 +54,20 @@ struct kw_cb {
 	__u64 calls, ns, bytes;
 };
 
+/*
+ * A process kvmwalk attributed work to, as it was when first seen (identity.c): its VM's name
+ * from QEMU's -name or libvirt's cgroup, "" if none.
+ */
+/* record keeps the rows of at most this many exited processes under their own pid */
+#define KW_KEEP_EXITED 4096
+
+struct kw_vm {
+	__u32 pid;
+	char comm[16];
+	char vm[64];
+	char source[8]; /* "cmdline", "cgroup", "" */
+};
+
 struct kw_trig {
 	int probe;
 	int trigger;
@@ -97,6 +111,8 @@ struct kw_meta {
 	char command[512];	    /* the recorded command, "" for -d / Ctrl-C */
 	char kvmwalk_command[1024]; /* kvmwalk's own command line, shell-quoted; "" before 0.1 */
 	int exit_status;	    /* the command's, -1 if none */
+	/* record: trigger rows of exited processes folded into pid 0 past KW_KEEP_EXITED (a loss) */
+	__u64 exited_folded;
 	__u32 pid_filter[KW_MAX_PIDS]; /* --pid: the processes recorded */
 	__u32 npid_filter;	       /* 0: every task */
 	bool visits;	 /* per-entry callback probes enabled */
@@ -122,10 +138,11 @@ struct kw_recording {
 	struct kw_hist unmap_cleared;
 	char pf_ret_names[KW_NR_PF_RET][32];
 	struct kw_overhead overhead;
-	size_t ncbs, ntrigs, nintervals;
+	size_t ncbs, ntrigs, nintervals, nvms;
 	struct kw_cb *cbs;
 	struct kw_trig *trigs;
 	struct kw_interval *intervals;
+	struct kw_vm *vms; /* the processes of the trigger rows, by pid */
 };
 
 /* Total of the timed probes that are the outermost measured work (walks at depth 0, x86 ops). */
@@ -136,6 +153,9 @@ void kw_recording_free(struct kw_recording *r);
 void kw_func_add_percpu(struct kw_func *f, const struct kw_probe_stats *s, int n);
 int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
+int kw_recording_add_vm(struct kw_recording *r, const struct kw_vm *vm);
+/* The identity of pid in r, NULL if the recording has none. */
+const struct kw_vm *kw_recording_vm(const struct kw_recording *r, __u32 pid);
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);
 int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
 /* The --pid filter as "1,2" (sep between the ids) into buf, "" for none; returns their number. */

@@ -362,6 +362,43 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 	}
 }
 
+/*
+ * By VM: each process of the trigger rows with its identity (record keeps those that exited),
+ * and what it caused: KVM ioctls (kvm_vm_ioctl and kvm_vcpu_ioctl calls), walks and their time
+ * (kvm_pgtable_walk calls at any depth on arm64; tdp_mmu_zap_leafs and fast_page_fault on x86).
+ */
+static void print_vms(FILE *f, const struct kw_recording *r)
+{
+	if (!r->nvms)
+		return;
+	rule(f, "By VM (process)");
+	fprintf(f, "  %7s %-15s %-20s %10s %10s %9s\n", "pid", "comm", "vm", "ioctls", "walks",
+		"walk time");
+	for (size_t v = 0; v < r->nvms; v++) {
+		const struct kw_vm *vm = &r->vms[v];
+		__u64 ioctls = 0, walks = 0, ns = 0;
+		char tot[16];
+
+		for (size_t i = 0; i < r->ntrigs; i++) {
+			const struct kw_trig *t = &r->trigs[i];
+
+			if (t->pid != vm->pid)
+				continue;
+			if (t->probe == KW_P_VM_IOCTL || t->probe == KW_P_VCPU_IOCTL)
+				ioctls += t->calls;
+			else if (t->probe == KW_P_PGT_WALK || t->probe == KW_P_TDP_ZAP_LEAFS ||
+				 t->probe == KW_P_FAST_PF) {
+				walks += t->calls;
+				ns += t->ns;
+			}
+		}
+		kw_fmt_ns(tot, sizeof(tot), ns);
+		fprintf(f, "  %7u %-15.15s %-20.20s %10llu %10llu %9s\n", vm->pid, vm->comm,
+			vm->vm[0] ? vm->vm : "-", (unsigned long long)ioctls,
+			(unsigned long long)walks, tot);
+	}
+}
+
 static void print_overhead(FILE *f, const struct kw_recording *r)
 {
 	char a[16], b[16], m[16];
@@ -406,6 +443,9 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 		(unsigned long long)missed, (unsigned long long)dropped,
 		(unsigned long long)c[KW_C_TASK_FULL], (unsigned long long)c[KW_C_DEPTH_OVERFLOW],
 		(unsigned long long)c[KW_C_CB_FULL], (unsigned long long)c[KW_C_TRIG_FULL]);
+	if (r->meta.exited_folded)
+		fprintf(f, "        rows of exited processes past %d kept, folded into 'exited' %llu\n",
+			KW_KEEP_EXITED, (unsigned long long)r->meta.exited_folded);
 }
 
 static void print_hists(FILE *f, const struct kw_recording *r)
@@ -432,6 +472,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	print_visits(f, r);
 	print_flushes(f, r);
 	print_trigs(f, r);
+	print_vms(f, r);
 	print_overhead(f, r);
 	print_hists(f, r);
 	if (r->nintervals)
@@ -541,6 +582,12 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 						   (json_int_t)t->calls, "ns", (json_int_t)t->ns));
 	}
 	json_object_set_new(root, "triggers", a);
+	a = json_array();
+	for (size_t i = 0; i < r->nvms; i++)
+		json_array_append_new(a, json_pack("{sIssssss}", "pid", (json_int_t)r->vms[i].pid,
+						   "comm", r->vms[i].comm, "vm", r->vms[i].vm,
+						   "source", r->vms[i].source));
+	json_object_set_new(root, "vms", a);
 	json_object_set_new(
 		root, "overhead",
 		json_pack("{sbsIsIsfsfsI}", "stats_enabled", r->overhead.stats_enabled, "run_count",

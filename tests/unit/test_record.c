@@ -212,6 +212,35 @@ void test_record(void)
 	    !ASSERT_TRUE(!memcmp(a, b, alen), "round trip is lossless"))
 		goto out;
 	ASSERT_EQ(back.funcs[KW_P_PGT_WALK].dur.count, 9402, "histogram count");
+
+	/* the processes' identities and the exited-rows loss survive a round trip */
+	{
+		struct kw_vm src = { .pid = 123, .comm = "qemu-system-aar", .vm = "src",
+				     .source = "cmdline" };
+		struct kw_recording v = {};
+		char *j;
+		size_t jlen;
+
+		kw_test_recording_fixture(&v);
+		v.meta.exited_folded = 5;
+		kw_recording_add_vm(&v, &src);
+		j = to_json(&v, &jlen);
+		kw_recording_free(&v);
+		if (ASSERT_TRUE(j, "write with vms") &&
+		    ASSERT_EQ(kw_recording_parse(&v, j, err, sizeof(err)), 0, err)) {
+			const struct kw_vm *got = kw_recording_vm(&v, 123);
+
+			ASSERT_EQ(v.nvms, 1, "one vm");
+			ASSERT_TRUE(got && !strcmp(got->vm, "src") &&
+					    !strcmp(got->comm, "qemu-system-aar") &&
+					    !strcmp(got->source, "cmdline"),
+				    "vm 123 is src, from its cmdline");
+			ASSERT_TRUE(!kw_recording_vm(&v, 124), "no other vm");
+			ASSERT_EQ(v.meta.exited_folded, 5, "exited_folded");
+		}
+		free(j);
+		kw_recording_free(&v);
+	}
 	ASSERT_EQ(back.visits[KW_VISIT_IDX(KW_W_SPLIT, 4, KW_O_NOTHING)], 8192, "visits");
 	ASSERT_EQ(back.plan[KW_P_HYP_FLUSH_RANGE].mech, KW_MECH_UNAVAILABLE, "plan");
 	ASSERT_EQ(back.nintervals, 2, "intervals");
