@@ -37,6 +37,7 @@ enum kw_probe {
 	KW_P_NOTIFIER,	  /* kvm_mmu_notifier_invalidate_range_start */
 	KW_P_GUEST_FAULT, /* arm64 kvm_handle_guest_abort, x86 kvm_mmu_page_fault */
 	KW_P_MMU_LOCK,	  /* lock:contention_begin/end on the faulting VM's mmu_lock */
+	KW_P_MM_RELEASE,  /* kvm_mmu_notifier_release: a VM's memory torn down */
 	KW_NR_PROBES,
 };
 
@@ -141,6 +142,7 @@ enum kw_trigger {
 	KW_T_IOCTL,    /* a KVM ioctl on the VM or vCPU fd (cmd says which) */
 	KW_T_NOTIFIER, /* an MMU-notifier invalidation (munmap, madvise, reclaim, migration) */
 	KW_T_FAULT,    /* a vCPU stage-2 / TDP fault */
+	KW_T_TEARDOWN, /* a VM's teardown: the MMU notifier's release (VM destroyed, process exit) */
 	KW_NR_TRIGGERS,
 };
 

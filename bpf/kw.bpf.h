@@ -102,6 +102,7 @@ struct kw_task {
 	__u32 ioctl_depth;
 	__u32 notifier_depth;
 	__u32 fault_depth;
+	__u32 teardown_depth;
 	__u32 last_op;	     /* enum kw_encl + 1 of the last stage-2 op finished, 0: none */
 	__u32 unmap_cleared; /* valid leaves cleared by the unmap call in flight */
 	__u32 unmap_flushes;
@@ -173,7 +174,7 @@ static __always_inline struct kw_task *kw_task_get(bool create)
 static __always_inline void kw_task_put(struct kw_task *t)
 {
 	if (t->last_op && !t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth &&
-	    !t->fault_depth)
+	    !t->fault_depth && !t->teardown_depth)
 		t->last_op = 0;
 }
 
@@ -182,6 +183,9 @@ static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
 	*cmd = 0;
 	if (!t)
 		return KW_T_OTHER;
+	/* a teardown is never inside the others: it runs at the fd's last close or at exit */
+	if (t->teardown_depth)
+		return KW_T_TEARDOWN;
 	if (t->notifier_depth)
 		return KW_T_NOTIFIER;
 	if (t->fault_depth)

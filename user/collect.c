@@ -178,6 +178,7 @@ static int fold_exited(struct loader *l, void *buf, int ncpus)
 		t.probe = dead[i].probe < KW_NR_PROBES ? (int)dead[i].probe : 0;
 		t.trigger = dead[i].trigger < KW_NR_TRIGGERS ? (int)dead[i].trigger : 0;
 		t.cmd = dead[i].cmd;
+		t.pid = dead[i].pid;
 		for (int c = 0; c < ncpus; c++) {
 			t.calls += v[c].calls;
 			t.ns += v[c].ns;

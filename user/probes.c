@@ -165,6 +165,12 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.what = "trigger: vCPU faults (kvm_handle_guest_abort, kvm_mmu_page_fault)",
 		.func = GUEST_FAULT_FUNC, PROGS("fault"),
 	},
+	[KW_P_MM_RELEASE] = {
+		.name = "kvm_mmu_notifier_release", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: VM teardown (the MMU notifier's release)",
+		.func = "kvm_mmu_notifier_release", PROGS("mm_release"),
+	},
 	[KW_P_MMU_LOCK] = {
 		.name = "mmu_lock_wait", .arch = "", .family = "lock",
 		.timed = true,

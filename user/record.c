@@ -51,6 +51,7 @@ const char *const kw_trigger_names[KW_NR_TRIGGERS] = {
 	[KW_T_OTHER] = "other",
 	[KW_T_IOCTL] = "ioctl",
 	[KW_T_NOTIFIER] = "mmu_notifier",
+	[KW_T_TEARDOWN] = "vm_teardown",
 	[KW_T_FAULT] = "vcpu_fault",
 };
 

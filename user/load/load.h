@@ -63,6 +63,7 @@ struct load_opts {
 	bool json_bare;	      /* --json had no =FILE: a following argument is the file */
 	unsigned int timeout; /* seconds per guest run */
 	bool quiet;
+	const char *name; /* --name: this VM's name, for kvmwalk's per-VM attribution; NULL none */
 };
 
 /* opts.c */

@@ -221,6 +221,7 @@ enum {
 	OPT_JSON,
 	OPT_TIMEOUT,
 	OPT_QUIET,
+	OPT_NAME,
 };
 
 static const char doc[] =
@@ -317,6 +318,11 @@ static const struct argp_option options[] = {
 	{ "timeout", OPT_TIMEOUT, "SECS", 0,
 	  "per guest run; a vCPU still running then is kicked out and reported (default 30)", 0 },
 	{ "quiet", OPT_QUIET, NULL, 0, "no progress lines on stderr", 0 },
+	{ "name", OPT_NAME, "NAME", 0,
+	  "a name for this VM, as QEMU's -name: it is on the command line (/proc/PID/cmdline), "
+	  "where kvmwalk reads it to attribute this process's work to NAME (kvmwalk report's "
+	  "By VM)",
+	  0 },
 	{ 0 },
 };
 
@@ -356,6 +362,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_uint(arg, 1ULL << 31, &v))
 			OPT_ERROR(state, "--chunk-pages: '%s' is not a number", arg);
 		o->chunk_pages = v;
+		break;
+	case OPT_NAME:
+		if (!*arg || strlen(arg) > 63)
+			OPT_ERROR(state, "--name: 1 to 63 characters, not '%s'", arg);
+		o->name = arg;
 		break;
 	case OPT_TIMEOUT:
 		if (parse_uint(arg, 86400, &v))

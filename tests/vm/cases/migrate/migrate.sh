@@ -47,6 +47,8 @@ x86)
 esac
 common="$machine -smp 1 -m 128M -nodefaults -display none -kernel /kvmwalk/guests/dirty.elf"
 
+# arm64: the host's IPA limit, the size of QEMU's scratch VMs (their teardown walks it all)
+dmesg | sed -n 's/.*IPA Size Limit: \([0-9]*\) bits.*/\1/p' | head -n 1 >ipa-limit.txt
 echo "$hist" >"$trig" || { echo "migrate: cannot set the hist trigger"; exit 10; }
 step "hist trigger on"
 cats=
