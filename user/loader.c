@@ -59,20 +59,25 @@ struct btf *loader__btf(struct loader *l, const char *mod)
 	return strcmp(l->mod_name, mod) ? NULL : l->mod_btf;
 }
 
-/* available_filter_functions lines are "name" or "name [module]". */
-static bool is_traceable(const struct loader *l, const char *func)
+/*
+ * Whether a line of a tracefs list starts with the word func: available_filter_functions'
+ * "name" or "name [module]", enabled_functions' "name [module] (1) R ... tramp: ...".
+ */
+static bool listed_func(const char *text, const char *func)
 {
 	size_t n = strlen(func);
-	const char *p = l->traceable;
 
-	if (!p)
-		return true; /* tracefs not mounted: let the attach decide */
-	while ((p = strstr(p, func))) {
-		if ((p == l->traceable || p[-1] == '\n') && (p[n] == '\n' || p[n] == ' ' || !p[n]))
+	for (const char *p = text; (p = strstr(p, func)); p += n)
+		if ((p == text || p[-1] == '\n') &&
+		    (!p[n] || p[n] == '\n' || p[n] == ' ' || p[n] == '\t'))
 			return true;
-		p += n;
-	}
 	return false;
+}
+
+static bool is_traceable(const struct loader *l, const char *func)
+{
+	/* tracefs not mounted: let the attach decide */
+	return !l->traceable || listed_func(l->traceable, func);
 }
 
 /* The fd of a kernel module's BTF object, for fentry on module functions; -1 if none. */
@@ -440,17 +445,6 @@ static int attach_probe(struct loader *l, int i)
 	return err;
 }
 
-/* Whether func is a line's first word in enabled_functions' text (NULL: not readable). */
-static bool ftrace_enabled(const char *text, const char *func)
-{
-	size_t n = strlen(func);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, func, n) && (p[n] == ' ' || p[n] == '\t' || p[n] == '\n'))
-			return true;
-	return false;
-}
-
 /*
  * An fentry link can exist without its trampoline being on the function: on Debian's x86 6.12
  * kernel, fentry on kvm_vm_ioctl (kvm.ko) attaches without an error, but the function is not in
@@ -473,12 +467,12 @@ static bool check_fentry_sites(struct loader *l)
 	if (!text)
 		return false;
 	for (int i = 0; i < KW_NR_PROBES && !listed; i++)
-		listed = l->plan[i].mech == KW_MECH_FENTRY && ftrace_enabled(text, l->plan[i].func);
+		listed = l->plan[i].mech == KW_MECH_FENTRY && listed_func(text, l->plan[i].func);
 	for (int i = 0; i < KW_NR_PROBES && listed; i++) {
 		struct kw_plan *pl = &l->plan[i];
 		char func[64];
 
-		if (pl->mech != KW_MECH_FENTRY || ftrace_enabled(text, pl->func))
+		if (pl->mech != KW_MECH_FENTRY || listed_func(text, pl->func))
 			continue;
 		detach_probe(l, i);
 		snprintf(func, sizeof(func), "%s", pl->func);

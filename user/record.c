@@ -207,6 +207,19 @@ int kw_recording_add_vm(struct kw_recording *r, const struct kw_vm *vm)
 	return grow((void **)&r->vms, &r->nvms, sizeof(*vm), vm);
 }
 
+json_t *kw_vms_json(const struct kw_recording *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < r->nvms; i++) {
+		const struct kw_vm *v = &r->vms[i];
+
+		json_array_append_new(a, json_pack("{sIssssss}", "pid", (json_int_t)v->pid, "comm",
+						   v->comm, "vm", v->vm, "source", v->source));
+	}
+	return a;
+}
+
 const struct kw_vm *kw_recording_vm(const struct kw_recording *r, __u32 pid)
 {
 	for (size_t i = 0; i < r->nvms; i++)
@@ -436,14 +449,7 @@ static json_t *recording_json(const struct kw_recording *r)
 	}
 	json_object_set_new(root, "triggers", a);
 
-	a = json_array();
-	for (size_t i = 0; i < r->nvms; i++) {
-		const struct kw_vm *v = &r->vms[i];
-
-		json_array_append_new(a, json_pack("{sIssssss}", "pid", (json_int_t)v->pid, "comm",
-						   v->comm, "vm", v->vm, "source", v->source));
-	}
-	json_object_set_new(root, "vms", a);
+	json_object_set_new(root, "vms", kw_vms_json(r));
 
 	o = json_object();
 	json_object_set_new(o, "stats_enabled", json_boolean(r->overhead.stats_enabled));

@@ -156,6 +156,8 @@ int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
 int kw_recording_add_vm(struct kw_recording *r, const struct kw_vm *vm);
 /* The identity of pid in r, NULL if the recording has none. */
 const struct kw_vm *kw_recording_vm(const struct kw_recording *r, __u32 pid);
+/* The "vms" array of a recording and of report --json (jansson: the caller owns it). */
+struct json_t *kw_vms_json(const struct kw_recording *r);
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);
 int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
 /* The --pid filter as "1,2" (sep between the ids) into buf, "" for none; returns their number. */

@@ -582,12 +582,7 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 						   (json_int_t)t->calls, "ns", (json_int_t)t->ns));
 	}
 	json_object_set_new(root, "triggers", a);
-	a = json_array();
-	for (size_t i = 0; i < r->nvms; i++)
-		json_array_append_new(a, json_pack("{sIssssss}", "pid", (json_int_t)r->vms[i].pid,
-						   "comm", r->vms[i].comm, "vm", r->vms[i].vm,
-						   "source", r->vms[i].source));
-	json_object_set_new(root, "vms", a);
+	json_object_set_new(root, "vms", kw_vms_json(r));
 	json_object_set_new(
 		root, "overhead",
 		json_pack("{sbsIsIsfsfsI}", "stats_enabled", r->overhead.stats_enabled, "run_count",
