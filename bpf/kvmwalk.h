@@ -132,6 +132,7 @@ enum kw_counter {
 	KW_C_SPTE_CHANGES,  /* kvm_tdp_mmu_spte_changed events seen */
 	KW_C_ZAP_VISITS_4K, /* 4 KiB entries visited by tdp_mmu_zap_leafs (tdp_iter_next) */
 	KW_C_ZAP_YIELDS,    /* tdp_mmu_zap_leafs iterations that yielded mmu_lock */
+	KW_C_UNDECIDED_FULL, /* --vm: program runs of a tgid not counted, kw_undecided full */
 	KW_C_PF_RET,	    /* KW_NR_PF_RET counters: fast_page_fault return codes by value */
 	KW_NR_COUNTERS = KW_C_PF_RET + KW_NR_PF_RET,
 };
@@ -161,6 +162,14 @@ struct kw_trig_val {
 #define KW_MAX_DEPTH 8 /* kvm_pgtable_walk nesting tracked per task */
 #define KW_MAX_CBS 256
 #define KW_MAX_TRIGS 1024
-#define KW_MAX_PIDS 64 /* processes of --pid (the kw_pids map) */
+#define KW_MAX_PIDS 64 /* processes of --pid */
+#define KW_MAX_VMS 16  /* names of --vm */
+/* kw_pids: the --pid processes, the VMs --vm found, and (--vm) the processes it left out */
+#define KW_PID_MAP_SIZE 4096
+#define KW_UNDECIDED_SIZE 1024
+enum kw_pid_decision {
+	KW_PID_RECORD = 1,
+	KW_PID_IGNORE = 2,
+};
 
 #endif /* KW_KVMWALK_H */

@@ -23,18 +23,35 @@
 
 /* Tunables, defined in trigger.bpf.c and set by the loader before load. */
 extern const volatile bool kw_filter_pids; /* only the tgids in kw_pids, else every task */
+extern const volatile bool kw_filter_vms;  /* --vm: count the runs of undecided tgids */
 
 /*
- * --pid: the processes (tgids) to record when kw_filter_pids is set. Filled by the loader after
- * load and before attach; a map rather than rodata so that processes can be added and removed
- * while recording (VMs found by name as they start).
+ * --pid and --vm: the processes (tgids) to record (KW_PID_RECORD) or to leave out
+ * (KW_PID_IGNORE) when kw_filter_pids is set. Filled by the loader after load and before attach;
+ * a map rather than rodata so that processes can be added while recording (VMs found by name as
+ * they start). A tgid that is in neither is left out too; with --vm its program runs are counted
+ * in kw_undecided until user space has read its name and decided (loader__poll()).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, KW_MAX_PIDS);
+	__uint(max_entries, KW_PID_MAP_SIZE);
 	__type(key, __u32);
 	__type(value, __u8);
 } kw_pids SEC(".maps") __weak;
+
+/* --vm: tgid -> program runs skipped before the loader decided about it */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KW_UNDECIDED_SIZE);
+	__type(key, __u32);
+	__type(value, __u64);
+} kw_undecided SEC(".maps") __weak;
+
+/* --vm: the tgid of each exec, so that user space reads the new process's name at once */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} kw_execs SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -145,9 +162,23 @@ static __always_inline struct kw_probe_stats *kw_stats_of(__u32 probe)
 static __always_inline bool kw_skip(__u64 pid_tgid)
 {
 	__u32 tgid = pid_tgid >> 32;
+	__u64 one = 1, *n;
+	__u8 *d;
 
-	/* rodata: without --pid the verifier removes the lookup as dead code, no cost per event */
-	return kw_filter_pids && !bpf_map_lookup_elem(&kw_pids, &tgid);
+	/* rodata: without --pid / --vm the verifier removes the lookups as dead code */
+	if (!kw_filter_pids)
+		return false;
+	d = bpf_map_lookup_elem(&kw_pids, &tgid);
+	if (d)
+		return *d != KW_PID_RECORD;
+	if (!kw_filter_vms)
+		return true;
+	n = bpf_map_lookup_elem(&kw_undecided, &tgid);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else if (bpf_map_update_elem(&kw_undecided, &tgid, &one, BPF_NOEXIST))
+		kw_count(KW_C_UNDECIDED_FULL, 1);
+	return true;
 }
 
 /*

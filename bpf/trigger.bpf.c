@@ -7,6 +7,7 @@
 #include "kw.bpf.h"
 
 const volatile bool kw_filter_pids = false;
+const volatile bool kw_filter_vms = false;
 
 #define KVMIO 0xAE
 
@@ -189,6 +190,21 @@ int BPF_PROG(rt_lock_end, void *lock, int ret)
 	if (!t || !(t->busy & (1U << KW_P_MMU_LOCK)) || t->fault_lock != (__u64)lock)
 		return 0;
 	kw_exit_simple(KW_P_MMU_LOCK, ret);
+	return 0;
+}
+
+/*
+ * --vm: sched:sched_process_exec(task, old_pid, bprm), in the new program's context. Tells user
+ * space the tgid right away, so that it reads the new cmdline (a QEMU's -name) and decides
+ * before the process opens /dev/kvm; a run of the process before that is counted in
+ * kw_undecided, not lost silently. Loaded only with --vm.
+ */
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(rt_exec)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	bpf_ringbuf_output(&kw_execs, &tgid, sizeof(tgid), 0);
 	return 0;
 }
 

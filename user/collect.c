@@ -345,6 +345,7 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 
 		for (size_t j = 0; j < r->ntrigs && !used; j++)
 			used = r->trigs[j].pid == l->ids[i].pid;
+		used = used || l->ids[i].unseen;
 		if (used && (err = kw_recording_add_vm(r, &l->ids[i])))
 			goto cleanup;
 	}

@@ -312,6 +312,8 @@ static void set_autoload(struct loader *l)
 				bpf_program__set_attach_target(prog, 0, kw_probes[i].func);
 		}
 	}
+	if (l->opts.nvms)
+		bpf_program__set_autoload(l->skel->progs.rt_exec, true);
 }
 
 /*
@@ -349,7 +351,8 @@ int loader__load(struct loader *l)
 		fprintf(stderr, "kvmwalk: cannot open the BPF object: %s\n", strerror(-err));
 		return err;
 	}
-	l->skel->rodata->kw_filter_pids = l->opts.npids > 0;
+	l->skel->rodata->kw_filter_pids = l->opts.npids > 0 || l->opts.nvms > 0;
+	l->skel->rodata->kw_filter_vms = l->opts.nvms > 0;
 	/* on every load: each opens the object afresh (said the first time) */
 	test_map_size(l->skel->maps.kw_triggers, "KVMWALK_TEST_MAX_TRIGS", l->loads == 0);
 	test_map_size(l->skel->maps.kw_walk_cbs, "KVMWALK_TEST_MAX_CBS", l->loads == 0);
@@ -383,7 +386,7 @@ int loader__load(struct loader *l)
 			return err;
 		}
 	}
-	return 0;
+	return l->opts.nvms ? vmfilter_start(l) : 0;
 }
 
 /* ---- attaching ------------------------------------------------------------------------------ */
@@ -530,6 +533,7 @@ static void unload(struct loader *l)
 {
 	for (int i = 0; i < KW_NR_PROBES; i++)
 		detach_probe(l, i);
+	vmfilter_stop(l);
 	kvmwalk_bpf__destroy(l->skel);
 	l->skel = NULL;
 }
@@ -727,6 +731,7 @@ void loader__destroy(struct loader *l)
 	ksyms__free(&l->ksyms);
 	free(l->exited);
 	free(l->ids);
+	free(l->vmf);
 	free(l->traceable);
 	btf__free(l->mod_btf);
 	btf__free(l->vmlinux_btf);

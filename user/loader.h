@@ -38,6 +38,9 @@ struct loader_opts {
 	 * (meta.exited_folded). Off (serve, top): folded at once, so a long run stays bounded.
 	 */
 	bool keep_exited;
+	/* --vm: only the processes with these VM names (identity.h), with those of --pid */
+	char vms[KW_MAX_VMS][64];
+	unsigned int nvms;
 };
 
 
@@ -95,5 +98,11 @@ int loader__add_pid(struct loader *l, __u32 pid);
  * none. loader__collect() does it too; record calls it often so that short-lived VMs are named.
  */
 int loader__identify(struct loader *l);
+/*
+ * Waits up to timeout_ms. With --vm it wakes at each exec to read the new process's name, and
+ * decides about the processes that ran probes before a decision (vmfilter.c); the loops of
+ * record, top and serve call it instead of sleeping.
+ */
+void loader__poll(struct loader *l, int timeout_ms);
 
 #endif /* KW_LOADER_H */

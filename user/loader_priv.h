@@ -41,7 +41,24 @@ struct loader {
 	__u64 exited_folded; /* rows folded into pid 0 past KW_KEEP_EXITED */
 	struct kw_vm *ids;   /* every process seen in the trigger rows, by first sight */
 	size_t nids;
+	/* --vm (vmfilter.c): the exec events, and the decisions taken about processes */
+	struct ring_buffer *execs;
+	struct bpf_link *exec_link;
+	struct kw_vmf_pid *vmf;
+	size_t nvmf;
+	double vmf_sweep_at;
 };
+
+/* A process --vm decided about: recorded or ignored (kw_pids), and when its misses are read. */
+struct kw_vmf_pid {
+	__u32 pid;
+	__u8 decision;	 /* enum kw_pid_decision */
+	double settle_at; /* CLOCK_MONOTONIC; 0: nothing to read from kw_undecided */
+};
+
+/* --vm: after load, before the probes attach: the exec program and the processes of /proc. */
+int vmfilter_start(struct loader *l);
+void vmfilter_stop(struct loader *l);
 
 /*
  * The kernel's BTF (mod "") or a module's, parsed once per loader (under emulation each parse

@@ -55,13 +55,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL); /* a signal ends it early, which is what we want */
-}
-
 /* Options of the commands here (the probe options are probe_opts.c's). */
 enum {
 	OPT_JSON = 1000,
@@ -323,7 +316,7 @@ static int cmd_record(int argc, char **argv)
 			}
 			next_iv += c.interval;
 		}
-		sleep_s(0.02);
+		loader__poll(l, 20); /* --vm: wakes at each exec */
 	}
 
 	if (loader__collect(l, &r)) {
@@ -334,6 +327,8 @@ static int cmd_record(int argc, char **argv)
 	r.meta.duration_s = now_s() - start;
 	memcpy(r.meta.pid_filter, c.lo.pids, sizeof(r.meta.pid_filter));
 	r.meta.npid_filter = c.lo.npids;
+	memcpy(r.meta.vm_filter, c.lo.vms, sizeof(r.meta.vm_filter));
+	r.meta.nvm_filter = c.lo.nvms;
 	r.meta.visits = c.lo.visits;
 	r.meta.exit_status = -1;
 	kw_meta_set_command(&r.meta, argc, argv);
@@ -482,7 +477,7 @@ static int cmd_top(int argc, char **argv)
 		double t0 = now_s();
 
 		while (!got_signal && now_s() - t0 < c.interval)
-			sleep_s(0.05);
+			loader__poll(l, 50);
 		if (loader__collect(l, &cur)) {
 			ret = KW_EXIT_ERROR;
 			break;

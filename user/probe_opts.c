@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --attach, --probe, --pid, --no-visits, -v: the argp child of the probe commands (probe_opts.h). */
 #include <argp.h>
+#include <string.h>
 
 #include "pids.h"
 #include "probe_opts.h"
@@ -9,6 +10,7 @@ enum {
 	OPT_ATTACH = 1100, /* the parents number theirs from 1000 */
 	OPT_PROBE,
 	OPT_NO_VISITS,
+	OPT_VM,
 };
 
 static const struct argp_option options[] = {
@@ -22,6 +24,11 @@ static const struct argp_option options[] = {
 	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
 		 "comma-separated or in several --pid, at most 64; each must exist when kvmwalk "
 		 "starts (else exit 2)" },
+	{ .name = "vm", .key = OPT_VM, .arg = "NAME",
+	  .doc = "only the VMs named NAME (QEMU's -name guest=NAME or -name NAME, libvirt's "
+		 "machine-qemu-N-NAME.scope), found as they start; one name per --vm, at most "
+		 "16; with --pid, those processes too. A VM's probe runs before kvmwalk read its "
+		 "name are counted as unseen, not lost silently" },
 	{ .name = "no-visits", .key = OPT_NO_VISITS,
 	  .doc = "leave out the per-entry callback probes (stage2_split_walker, "
 		 "stage2_unmap_walker, tdp_iter_next), the costly ones" },
@@ -55,6 +62,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'p':
 		if (kw_pids_parse(arg, lo->pids, &lo->npids, err, sizeof(err)))
 			argp_error(state, "%s", err);
+		break;
+	case OPT_VM:
+		if (!*arg || strlen(arg) >= sizeof(lo->vms[0]))
+			argp_error(state, "--vm: a VM name of 1 to %zu characters, not '%s'",
+				   sizeof(lo->vms[0]) - 1, arg);
+		if (lo->nvms == KW_MAX_VMS)
+			argp_error(state, "--vm: at most %d names", KW_MAX_VMS);
+		snprintf(lo->vms[lo->nvms++], sizeof(lo->vms[0]), "%s", arg);
 		break;
 	case OPT_NO_VISITS:
 		lo->visits = false;

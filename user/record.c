@@ -37,6 +37,7 @@ const char *const kw_counter_names[KW_NR_COUNTERS] = {
 	[KW_C_SPTE_CHANGES] = "spte_changes",
 	[KW_C_ZAP_VISITS_4K] = "zap_4k_visits",
 	[KW_C_ZAP_YIELDS] = "zap_yields",
+	[KW_C_UNDECIDED_FULL] = "undecided_full",
 	[KW_C_PF_RET + 0] = "fast_pf_ret_0",
 	[KW_C_PF_RET + 1] = "fast_pf_ret_1",
 	[KW_C_PF_RET + 2] = "fast_pf_ret_2",
@@ -214,8 +215,10 @@ json_t *kw_vms_json(const struct kw_recording *r)
 	for (size_t i = 0; i < r->nvms; i++) {
 		const struct kw_vm *v = &r->vms[i];
 
-		json_array_append_new(a, json_pack("{sIssssss}", "pid", (json_int_t)v->pid, "comm",
-						   v->comm, "vm", v->vm, "source", v->source));
+		json_array_append_new(a, json_pack("{sIsssssssI}", "pid", (json_int_t)v->pid,
+						   "comm", v->comm, "vm", v->vm, "source",
+						   v->source, "unseen_runs",
+						   (json_int_t)v->unseen));
 	}
 	return a;
 }
@@ -345,6 +348,10 @@ static json_t *meta_json(const struct kw_meta *m)
 	for (__u32 i = 0; i < m->npid_filter && i < KW_MAX_PIDS; i++)
 		json_array_append_new(a, json_integer(m->pid_filter[i]));
 	json_object_set_new(o, "pid_filter", a);
+	a = json_array();
+	for (__u32 i = 0; i < m->nvm_filter && i < KW_MAX_VMS; i++)
+		json_array_append_new(a, json_string(m->vm_filter[i]));
+	json_object_set_new(o, "vm_filter", a);
 	json_object_set_new(o, "visits", json_boolean(m->visits));
 	json_object_set_new(o, "attach", json_string(m->attach));
 	for (size_t i = 0; i < m->nparams; i++)
@@ -649,6 +656,19 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
 	r->meta.exited_folded = get_u64(m, "exited_folded");
 	pid_filter_from(json_object_get(m, "pid_filter"), &r->meta);
+	{
+		size_t i;
+		json_t *v;
+
+		r->meta.nvm_filter = 0;
+		json_array_foreach(json_object_get(m, "vm_filter"), i, v)
+		{
+			if (!json_is_string(v) || r->meta.nvm_filter >= KW_MAX_VMS)
+				continue;
+			snprintf(r->meta.vm_filter[r->meta.nvm_filter++], 64, "%s",
+				 json_string_value(v));
+		}
+	}
 	r->meta.visits = json_is_true(json_object_get(m, "visits"));
 	json_object_foreach(
 		json_object_get(m, "kvm_params"), k,
@@ -754,6 +774,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		get_str(o, "comm", v.comm, sizeof(v.comm));
 		get_str(o, "vm", v.vm, sizeof(v.vm));
 		get_str(o, "source", v.source, sizeof(v.source));
+		v.unseen = get_u64(o, "unseen_runs");
 		if (v.pid && kw_recording_add_vm(r, &v))
 			goto nomem;
 	}

@@ -66,6 +66,8 @@ struct kw_vm {
 	char comm[16];
 	char vm[64];
 	char source[8]; /* "cmdline", "cgroup", "" */
+	/* --vm: program runs of this process left out before kvmwalk had read its name */
+	__u64 unseen;
 };
 
 struct kw_trig {
@@ -115,6 +117,8 @@ struct kw_meta {
 	__u64 exited_folded;
 	__u32 pid_filter[KW_MAX_PIDS]; /* --pid: the processes recorded */
 	__u32 npid_filter;	       /* 0: every task */
+	char vm_filter[KW_MAX_VMS][64]; /* --vm: the VM names recorded (with the --pid ones) */
+	__u32 nvm_filter;
 	bool visits;	 /* per-entry callback probes enabled */
 	char attach[16]; /* --attach: auto, fentry, kprobe */
 	size_t nparams;

@@ -126,6 +126,14 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 	snprintf(opts, sizeof(opts), "attach %s, pid %s, visits %s, kvmwalk %s", m->attach,
 		 m->npid_filter ? pids : "all", m->visits ? "on" : "off", m->tool_version);
 	wrap_text(f, "options", opts);
+	if (m->nvm_filter) {
+		char vms[KW_MAX_VMS * 66] = "";
+
+		for (__u32 i = 0; i < m->nvm_filter; i++)
+			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s", i ? ", " : "",
+				 m->vm_filter[i]);
+		wrap_text(f, "vm filter", vms);
+	}
 }
 
 /* Words of text from column indent, wrapped before column 79. */
@@ -443,6 +451,9 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 		(unsigned long long)missed, (unsigned long long)dropped,
 		(unsigned long long)c[KW_C_TASK_FULL], (unsigned long long)c[KW_C_DEPTH_OVERFLOW],
 		(unsigned long long)c[KW_C_CB_FULL], (unsigned long long)c[KW_C_TRIG_FULL]);
+	if (c[KW_C_UNDECIDED_FULL])
+		fprintf(f, "        --vm: runs of processes not yet named, beyond the %d-entry map %llu\n",
+			KW_UNDECIDED_SIZE, (unsigned long long)c[KW_C_UNDECIDED_FULL]);
 	if (r->meta.exited_folded)
 		fprintf(f, "        rows of exited processes past %d kept, folded into 'exited' %llu\n",
 			KW_KEEP_EXITED, (unsigned long long)r->meta.exited_folded);

@@ -758,9 +758,7 @@ int serve_main(int argc, char **argv)
 		fprintf(stderr, "kvmwalk serve: writing %s every %g s\n", o.textfile, o.interval);
 
 	for (double next = now_s(CLOCK_MONOTONIC) + o.interval; !stop;) {
-		struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
+		loader__poll(l, 50); /* --vm: reads each new process's name */
 		if (d)
 			conns_expire();
 		if (now_s(CLOCK_MONOTONIC) < next)

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --vm NAME: record only the processes whose VM name (identity.h: QEMU's -name, libvirt's
+ * scope) is one of the names, found as they appear. A name lives in user space (a cmdline, a
+ * cgroup), so the decision is user space's and the BPF side only applies it (kw_pids):
+ * - at start, every process of /proc is read once; those with a matching name are recorded;
+ * - each exec is reported by rt_exec (sched_process_exec) through the kw_execs ring buffer and
+ *   read at once, normally long before the new program opens /dev/kvm;
+ * - a process that runs a probe before a decision about it (a VM named by its cgroup only
+ *   after exec, or one faster than us) is left out and its program runs are counted in
+ *   kw_undecided; loader__poll() then reads its name and records it or ignores it from then on,
+ *   and the runs it missed stay in its identity (kw_vm.unseen): a loss said, never hidden.
+ * Decisions about processes that exited are dropped every second so the map stays bounded.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "identity.h"
+#include "loader_priv.h"
+
+/* a counted process's runs are read this long after the decision: no program still in flight */
+#define SETTLE_S 0.1
+#define SWEEP_S 1.0
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool name_wanted(const struct loader *l, const char *vm)
+{
+	for (unsigned int i = 0; vm[0] && i < l->opts.nvms; i++)
+		if (!strcmp(l->opts.vms[i], vm))
+			return true;
+	return false;
+}
+
+static struct kw_vm *ident_of(struct loader *l, __u32 pid)
+{
+	for (size_t i = 0; i < l->nids; i++)
+		if (l->ids[i].pid == pid)
+			return &l->ids[i];
+	return NULL;
+}
+
+/* Keeps the identity read at the decision, so that a VM that exits early is still named. */
+static void ident_keep(struct loader *l, const struct kw_identity *id)
+{
+	struct kw_vm *n, *old = ident_of(l, id->pid);
+
+	if (!old) {
+		n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
+		if (!n)
+			return;
+		l->ids = n;
+		old = &l->ids[l->nids++];
+	}
+	memset(old, 0, sizeof(*old));
+	old->pid = id->pid;
+	snprintf(old->comm, sizeof(old->comm), "%s", id->comm);
+	snprintf(old->vm, sizeof(old->vm), "%s", id->vm);
+	snprintf(old->source, sizeof(old->source), "%s", id->source ? id->source : "");
+}
+
+static struct kw_vmf_pid *decision_of(struct loader *l, __u32 pid)
+{
+	for (size_t i = 0; i < l->nvmf; i++)
+		if (l->vmf[i].pid == pid)
+			return &l->vmf[i];
+	return NULL;
+}
+
+/*
+ * Reads pid's name and writes the decision into kw_pids; @undecided: it ran probes before, its
+ * count is read SETTLE_S later. A process that is gone is ignored.
+ */
+static int decide(struct loader *l, __u32 pid, bool undecided)
+{
+	struct kw_identity id;
+	struct kw_vmf_pid *d = decision_of(l, pid);
+	__u8 v;
+
+	if (kw_identity_read(pid, "/proc", &id))
+		id.vm[0] = 0;
+	v = name_wanted(l, id.vm) ? KW_PID_RECORD : KW_PID_IGNORE;
+	/* an exec that does not match leaves the process undecided: no entry per host process */
+	if (!undecided && v == KW_PID_IGNORE && !d)
+		return 0;
+	if (!d) {
+		d = realloc(l->vmf, (l->nvmf + 1) * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		l->vmf = d;
+		d = &l->vmf[l->nvmf++];
+		memset(d, 0, sizeof(*d));
+		d->pid = pid;
+	}
+	d->decision = v;
+	if (undecided && !d->settle_at)
+		d->settle_at = mono_s() + SETTLE_S;
+	if (v == KW_PID_RECORD)
+		ident_keep(l, &id);
+	return bpf_map__update_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), &v, sizeof(v),
+				    BPF_ANY);
+}
+
+static int on_exec(void *ctx, void *data, size_t size)
+{
+	struct loader *l = ctx;
+	__u32 pid;
+
+	if (size < sizeof(pid))
+		return 0;
+	memcpy(&pid, data, sizeof(pid));
+	decide(l, pid, false);
+	return 0;
+}
+
+int vmfilter_start(struct loader *l)
+{
+	struct dirent *e;
+	DIR *d;
+	int err;
+
+	l->execs = ring_buffer__new(bpf_map__fd(l->skel->maps.kw_execs), on_exec, l, NULL);
+	if (!l->execs) {
+		err = -errno;
+		fprintf(stderr, "kvmwalk: --vm: cannot read the exec events: %s\n", strerror(-err));
+		return err;
+	}
+	l->exec_link = bpf_program__attach(l->skel->progs.rt_exec);
+	if (!l->exec_link) {
+		err = -errno;
+		fprintf(stderr, "kvmwalk: --vm: cannot attach to sched:sched_process_exec: %s\n",
+			strerror(-err));
+		return err;
+	}
+	/* after the exec program is attached: a process exec'ing now is seen by one or the other */
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(e->d_name, &end, 10);
+
+		if (!*end && pid && (err = decide(l, pid, false))) {
+			closedir(d);
+			return err;
+		}
+	}
+	closedir(d);
+	l->vmf_sweep_at = mono_s() + SWEEP_S;
+	return 0;
+}
+
+void vmfilter_stop(struct loader *l)
+{
+	bpf_link__destroy(l->exec_link);
+	l->exec_link = NULL;
+	ring_buffer__free(l->execs);
+	l->execs = NULL;
+}
+
+/* The processes that ran probes undecided: decide now; the counts of settled ones are read. */
+static void undecided(struct loader *l, double now)
+{
+	int fd = bpf_map__fd(l->skel->maps.kw_undecided);
+	__u32 k, *prev = NULL;
+
+	while (!bpf_map_get_next_key(fd, prev, &k)) {
+		struct kw_vmf_pid *d = decision_of(l, k);
+
+		prev = &k;
+		if (!d || !d->settle_at)
+			decide(l, k, true);
+	}
+	for (size_t i = 0; i < l->nvmf; i++) {
+		struct kw_vmf_pid *d = &l->vmf[i];
+		struct kw_vm *id;
+		__u64 n = 0;
+
+		if (!d->settle_at || now < d->settle_at)
+			continue;
+		d->settle_at = 0;
+		if (bpf_map_lookup_and_delete_elem(fd, &d->pid, &n))
+			continue;
+		id = ident_of(l, d->pid);
+		if (d->decision == KW_PID_RECORD && id)
+			id->unseen += n;
+	}
+}
+
+/* Drops the decisions of processes that exited (a reused pid starts undecided again). */
+static void sweep(struct loader *l)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < l->nvmf; i++) {
+		struct kw_vmf_pid *d = &l->vmf[i];
+
+		if (!d->settle_at && kill((pid_t)d->pid, 0) && errno == ESRCH) {
+			bpf_map__delete_elem(l->skel->maps.kw_pids, &d->pid, sizeof(d->pid), 0);
+			continue;
+		}
+		l->vmf[j++] = *d;
+	}
+	l->nvmf = j;
+}
+
+void loader__poll(struct loader *l, int timeout_ms)
+{
+	double now;
+
+	if (!l->execs) {
+		poll(NULL, 0, timeout_ms);
+		return;
+	}
+	ring_buffer__poll(l->execs, timeout_ms);
+	now = mono_s();
+	undecided(l, now);
+	if (now >= l->vmf_sweep_at) {
+		sweep(l);
+		l->vmf_sweep_at = now + SWEEP_S;
+	}
+}
