@@ -117,7 +117,7 @@ BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
 KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
 	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
 	user/report.c user/top.c user/hist.c user/prom.c user/serve.c user/stats.c user/compare.c \
-	user/compare_cmd.c user/compare_plot.c user/vmfilter.c
+	user/compare_cmd.c user/compare_plot.c user/events.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | deps-build
@@ -134,7 +134,7 @@ $(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name kvmwalk_bpf > $@
 
-$(OUT)/loader.o $(OUT)/collect.o $(OUT)/vmfilter.o: $(OUT)/kvmwalk.skel.h
+$(OUT)/loader.o $(OUT)/collect.o $(OUT)/events.o: $(OUT)/kvmwalk.skel.h
 
 # version.h: VERSION and KW_COMMIT, rewritten only when they change (make unit has its own copy).
 define gen_version
@@ -170,7 +170,7 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
-UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/vmfilter.c user/serve.c \
+UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/events.c user/serve.c \
 	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

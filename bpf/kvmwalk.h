@@ -167,6 +167,15 @@ struct kw_trig_val {
 /* kw_pids: the --pid processes, the VMs --vm found, and (--vm) the processes it left out */
 #define KW_PID_MAP_SIZE 4096
 #define KW_UNDECIDED_SIZE 1024
+/* kw_events: a process for user space to name */
+struct kw_tgid_event {
+	__u32 tgid;
+	__u32 kind; /* KW_EV_* */
+};
+enum {
+	KW_EV_NEW_ROW = 1, /* its first trigger row */
+	KW_EV_EXEC = 2,	   /* --vm: it exec'd */
+};
 enum kw_pid_decision {
 	KW_PID_RECORD = 1,
 	KW_PID_IGNORE = 2,

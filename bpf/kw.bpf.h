@@ -47,11 +47,22 @@ struct {
 	__type(value, __u64);
 } kw_undecided SEC(".maps") __weak;
 
-/* --vm: the tgid of each exec, so that user space reads the new process's name at once */
+/*
+ * Processes for user space to name at once (struct kw_tgid_event): the first trigger row of each
+ * (so that even a VM that lives 20 ms is named from its cmdline while it is alive), and with --vm
+ * each exec. A full buffer loses events, not counts: the 0.2 s sweep of loader__poll() names them.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 * 1024);
-} kw_execs SEC(".maps") __weak;
+} kw_events SEC(".maps") __weak;
+
+static __always_inline void kw_event(__u32 tgid, __u32 kind)
+{
+	struct kw_tgid_event e = { .tgid = tgid, .kind = kind };
+
+	bpf_ringbuf_output(&kw_events, &e, sizeof(e), 0);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -255,9 +266,17 @@ static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id
 	struct kw_trig_val *v, zero = {};
 
 	k.trigger = kw_trigger_of(t, &k.cmd);
-	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL);
-	if (!v)
-		return;
+	v = bpf_map_lookup_elem(&kw_triggers, &k);
+	if (!v) {
+		/* a new row: its process may be new too (user space reads each pid once) */
+		if (!bpf_map_update_elem(&kw_triggers, &k, &zero, BPF_NOEXIST))
+			kw_event(k.pid, KW_EV_NEW_ROW);
+		v = bpf_map_lookup_elem(&kw_triggers, &k);
+		if (!v) {
+			kw_count(KW_C_TRIG_FULL, 1);
+			return;
+		}
+	}
 	v->calls++;
 	v->ns += ns;
 }

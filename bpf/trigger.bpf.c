@@ -195,16 +195,14 @@ int BPF_PROG(rt_lock_end, void *lock, int ret)
 
 /*
  * --vm: sched:sched_process_exec(task, old_pid, bprm), in the new program's context. Tells user
- * space the tgid right away, so that it reads the new cmdline (a QEMU's -name) and decides
+ * space the tgid right away (kw_events), so that it reads the new cmdline (a QEMU's -name) and decides
  * before the process opens /dev/kvm; a run of the process before that is counted in
  * kw_undecided, not lost silently. Loaded only with --vm.
  */
 SEC("raw_tp/sched_process_exec")
 int BPF_PROG(rt_exec)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	bpf_ringbuf_output(&kw_execs, &tgid, sizeof(tgid), 0);
+	kw_event(bpf_get_current_pid_tgid() >> 32, KW_EV_EXEC);
 	return 0;
 }
 

@@ -112,31 +112,40 @@ static int exited_add(struct loader *l, const struct kw_trig *t)
 	return 0;
 }
 
+int loader__identify_pid(struct loader *l, __u32 pid)
+{
+	struct kw_identity id;
+	struct kw_vm *n;
+
+	if (!pid)
+		return 0;
+	for (size_t i = 0; i < l->nids; i++)
+		if (l->ids[i].pid == pid)
+			return 0;
+	if (kw_identity_read(pid, "/proc", &id))
+		return 0;
+	n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	l->ids = n;
+	n = &l->ids[l->nids++];
+	memset(n, 0, sizeof(*n));
+	n->pid = id.pid;
+	snprintf(n->comm, sizeof(n->comm), "%s", id.comm);
+	snprintf(n->vm, sizeof(n->vm), "%s", id.vm);
+	snprintf(n->source, sizeof(n->source), "%s", id.source ? id.source : "");
+	return 0;
+}
+
 int loader__identify(struct loader *l)
 {
-	int fd = bpf_map__fd(l->skel->maps.kw_triggers);
+	int fd = bpf_map__fd(l->skel->maps.kw_triggers), err;
 	struct kw_trig_key k, *prev = NULL;
 
 	while (!bpf_map_get_next_key(fd, prev, &k)) {
-		struct kw_identity id;
-		struct kw_vm *n;
-		bool known = !k.pid;
-
 		prev = &k;
-		for (size_t i = 0; i < l->nids && !known; i++)
-			known = l->ids[i].pid == k.pid;
-		if (known || kw_identity_read(k.pid, "/proc", &id))
-			continue;
-		n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		l->ids = n;
-		n = &l->ids[l->nids++];
-		memset(n, 0, sizeof(*n));
-		n->pid = id.pid;
-		snprintf(n->comm, sizeof(n->comm), "%s", id.comm);
-		snprintf(n->vm, sizeof(n->vm), "%s", id.vm);
-		snprintf(n->source, sizeof(n->source), "%s", id.source ? id.source : "");
+		if ((err = loader__identify_pid(l, k.pid)))
+			return err;
 	}
 	return 0;
 }

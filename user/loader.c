@@ -386,7 +386,7 @@ int loader__load(struct loader *l)
 			return err;
 		}
 	}
-	return l->opts.nvms ? vmfilter_start(l) : 0;
+	return events_start(l);
 }
 
 /* ---- attaching ------------------------------------------------------------------------------ */
@@ -533,7 +533,7 @@ static void unload(struct loader *l)
 {
 	for (int i = 0; i < KW_NR_PROBES; i++)
 		detach_probe(l, i);
-	vmfilter_stop(l);
+	events_stop(l);
 	kvmwalk_bpf__destroy(l->skel);
 	l->skel = NULL;
 }

@@ -95,13 +95,15 @@ int loader__add_pid(struct loader *l, __u32 pid);
 /*
  * Reads the identity (identity.h: comm, VM name) of each process in the trigger rows that has
  * none yet, once per process, never per event; a process that exits before it is seen has
- * none. loader__collect() does it too; record calls it often so that short-lived VMs are named.
+ * none. loader__collect() does it too, and loader__poll() every 0.2 s so that short-lived VMs are
+ * named.
  */
 int loader__identify(struct loader *l);
 /*
- * Waits up to timeout_ms. With --vm it wakes at each exec to read the new process's name, and
- * decides about the processes that ran probes before a decision (vmfilter.c); the loops of
- * record, top and serve call it instead of sleeping.
+ * Waits up to timeout_ms, then names the processes of new trigger rows (loader__identify(), every
+ * 0.2 s). With --vm it wakes at each exec to read the new process's name, and decides about the
+ * processes that ran probes before a decision (events.c). The loops of record, top and serve
+ * call it instead of sleeping.
  */
 void loader__poll(struct loader *l, int timeout_ms);
 

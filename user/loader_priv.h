@@ -41,12 +41,13 @@ struct loader {
 	__u64 exited_folded; /* rows folded into pid 0 past KW_KEEP_EXITED */
 	struct kw_vm *ids;   /* every process seen in the trigger rows, by first sight */
 	size_t nids;
-	/* --vm (vmfilter.c): the exec events, and the decisions taken about processes */
-	struct ring_buffer *execs;
+	/* kw_events (events.c); --vm: the exec program, and the decisions taken about processes */
+	struct ring_buffer *events;
 	struct bpf_link *exec_link;
 	struct kw_vmf_pid *vmf;
 	size_t nvmf;
 	double vmf_sweep_at;
+	double identify_at; /* loader__poll(): next loader__identify(), CLOCK_MONOTONIC */
 };
 
 /* A process --vm decided about: recorded or ignored (kw_pids), and when its misses are read. */
@@ -56,9 +57,14 @@ struct kw_vmf_pid {
 	double settle_at; /* CLOCK_MONOTONIC; 0: nothing to read from kw_undecided */
 };
 
-/* --vm: after load, before the probes attach: the exec program and the processes of /proc. */
-int vmfilter_start(struct loader *l);
-void vmfilter_stop(struct loader *l);
+/* Reads pid's identity into l->ids unless it has one (collect.c). */
+int loader__identify_pid(struct loader *l, __u32 pid);
+/*
+ * After load, before the probes attach (events.c): the kw_events reader, and with --vm the exec
+ * program and the processes of /proc.
+ */
+int events_start(struct loader *l);
+void events_stop(struct loader *l);
 
 /*
  * The kernel's BTF (mod "") or a module's, parsed once per loader (under emulation each parse

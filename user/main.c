@@ -243,7 +243,7 @@ static int cmd_record(int argc, char **argv)
 	struct loader *l;
 	pid_t child = 0;
 	int code, status = 0, ret = 0;
-	double start, next_iv, next_id;
+	double start, next_iv;
 
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
 	install_signals();
@@ -262,7 +262,6 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr, "kvmwalk: recording; Ctrl-C to stop\n");
 	start = now_s();
 	next_iv = start + c.interval;
-	next_id = start;
 	if (c.ncmd) {
 		child = fork();
 		if (child < 0) {
@@ -298,11 +297,6 @@ static int cmd_record(int argc, char **argv)
 		}
 		if (c.duration && t - start >= c.duration)
 			break;
-		/* names of the processes as they appear (a QEMU started by CMD, say) */
-		if (t >= next_id) {
-			loader__identify(l);
-			next_id = t + 0.2;
-		}
 		if (c.interval && t >= next_iv) {
 			struct kw_interval iv = { .t = t - start }, *p;
 

@@ -391,6 +391,8 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 				}
 			}
 			snprintf(pid, sizeof(pid), "%u", t->pid);
+			const struct kw_vm *vm = kw_recording_vm(r, t->pid);
+			/* --per-vm: the VM's name next to its pid ("" when it has none, or exited) */
 			const char *kv[] = { "function",
 					     kw_probes[t->probe].name,
 					     "trigger",
@@ -399,6 +401,8 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 					     ioctl,
 					     o->per_vm ? "pid" : NULL,
 					     pid,
+					     "vm",
+					     vm ? vm->vm : "",
 					     NULL };
 			if (k)
 				put_ns(f, name, kv, t->ns);

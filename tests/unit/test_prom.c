@@ -143,6 +143,10 @@ static void fill_x86(struct kw_recording *r)
 	kw_recording_add_trig(
 		r, &(struct kw_trig){ KW_P_TDP_ZAP_LEAFS, KW_T_NOTIFIER, 0, 77, 100, 600000, "" });
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 77, 10, 2560, "" });
+	/* pid 77 is a QEMU named web"01 (a quote to escape); pid 0, the exited ones, has no name */
+	kw_recording_add_vm(r, &(struct kw_vm){ .pid = 77, .comm = "qemu-system-x86",
+						 .vm = "web\"01", .source = "cmdline" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 0, 3, 300, "" });
 }
 
 static bool golden(const struct kw_recording *r, const struct prom_opts *o, const char *name)

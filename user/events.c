@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --vm NAME: record only the processes whose VM name (identity.h: QEMU's -name, libvirt's
- * scope) is one of the names, found as they appear. A name lives in user space (a cmdline, a
- * cgroup), so the decision is user space's and the BPF side only applies it (kw_pids):
+ * The kw_events reader (a BPF ring buffer of tgids) and --vm.
+ *
+ * Naming: each process's first trigger row sends its tgid; loader__poll() wakes and reads its
+ * identity (identity.h) at once, while it is alive: even a VM that lives for 20 ms is named from
+ * its cmdline (a zombie's cmdline is empty). A sweep every 0.2 s names what a full buffer lost.
+ *
+ * --vm NAME: record only the processes whose VM name (QEMU's -name, libvirt's scope) is one of
+ * the names, found as they appear. A name lives in user space (a cmdline, a cgroup), so the
+ * decision is user space's and the BPF side only applies it (kw_pids):
  * - at start, every process of /proc is read once; those with a matching name are recorded;
- * - each exec is reported by rt_exec (sched_process_exec) through the kw_execs ring buffer and
- *   read at once, normally long before the new program opens /dev/kvm;
- * - a process that runs a probe before a decision about it (a VM named by its cgroup only
- *   after exec, or one faster than us) is left out and its program runs are counted in
- *   kw_undecided; loader__poll() then reads its name and records it or ignores it from then on,
- *   and the runs it missed stay in its identity (kw_vm.unseen): a loss said, never hidden.
+ * - each exec is reported by rt_exec (sched_process_exec) and read at once, normally long before
+ *   the new program opens /dev/kvm (libvirt moves QEMU into its machine scope before the exec);
+ * - a process that runs a probe before a decision about it (one faster than us, or an exec event
+ *   lost) is left out and its program runs are counted in kw_undecided; loader__poll() then reads
+ *   its name and records it or ignores it from then on, and the runs it missed stay in its
+ *   identity (kw_vm.unseen, "unseen_runs"): a loss said, never hidden.
  * Decisions about processes that exited are dropped every second so the map stays bounded.
  */
 #include <dirent.h>
@@ -30,6 +36,8 @@
 /* a counted process's runs are read this long after the decision: no program still in flight */
 #define SETTLE_S 0.1
 #define SWEEP_S 1.0
+/* how often the processes of new trigger rows are named: a short-lived VM must be seen alive */
+#define IDENTIFY_S 0.2
 
 static double mono_s(void)
 {
@@ -116,30 +124,35 @@ static int decide(struct loader *l, __u32 pid, bool undecided)
 				    BPF_ANY);
 }
 
-static int on_exec(void *ctx, void *data, size_t size)
+static int on_event(void *ctx, void *data, size_t size)
 {
 	struct loader *l = ctx;
-	__u32 pid;
+	struct kw_tgid_event e;
 
-	if (size < sizeof(pid))
+	if (size < sizeof(e))
 		return 0;
-	memcpy(&pid, data, sizeof(pid));
-	decide(l, pid, false);
+	memcpy(&e, data, sizeof(e));
+	if (e.kind == KW_EV_EXEC && l->opts.nvms)
+		decide(l, e.tgid, false);
+	else if (e.kind == KW_EV_NEW_ROW)
+		loader__identify_pid(l, e.tgid);
 	return 0;
 }
 
-int vmfilter_start(struct loader *l)
+int events_start(struct loader *l)
 {
 	struct dirent *e;
 	DIR *d;
 	int err;
 
-	l->execs = ring_buffer__new(bpf_map__fd(l->skel->maps.kw_execs), on_exec, l, NULL);
-	if (!l->execs) {
+	l->events = ring_buffer__new(bpf_map__fd(l->skel->maps.kw_events), on_event, l, NULL);
+	if (!l->events) {
 		err = -errno;
-		fprintf(stderr, "kvmwalk: --vm: cannot read the exec events: %s\n", strerror(-err));
+		fprintf(stderr, "kvmwalk: cannot read the BPF ring buffer: %s\n", strerror(-err));
 		return err;
 	}
+	if (!l->opts.nvms)
+		return 0;
 	l->exec_link = bpf_program__attach(l->skel->progs.rt_exec);
 	if (!l->exec_link) {
 		err = -errno;
@@ -165,12 +178,12 @@ int vmfilter_start(struct loader *l)
 	return 0;
 }
 
-void vmfilter_stop(struct loader *l)
+void events_stop(struct loader *l)
 {
 	bpf_link__destroy(l->exec_link);
 	l->exec_link = NULL;
-	ring_buffer__free(l->execs);
-	l->execs = NULL;
+	ring_buffer__free(l->events);
+	l->events = NULL;
 }
 
 /* The processes that ran probes undecided: decide now; the counts of settled ones are read. */
@@ -223,12 +236,17 @@ void loader__poll(struct loader *l, int timeout_ms)
 {
 	double now;
 
-	if (!l->execs) {
+	/* wakes at each event: a new process is named while it is alive */
+	if (!l->events || ring_buffer__poll(l->events, timeout_ms) < 0)
 		poll(NULL, 0, timeout_ms);
-		return;
-	}
-	ring_buffer__poll(l->execs, timeout_ms);
 	now = mono_s();
+	/* and a sweep, for the events a full ring buffer lost */
+	if (now >= l->identify_at) {
+		loader__identify(l);
+		l->identify_at = now + IDENTIFY_S;
+	}
+	if (!l->opts.nvms)
+		return;
 	undecided(l, now);
 	if (now >= l->vmf_sweep_at) {
 		sweep(l);
