@@ -147,6 +147,11 @@ static void fill_x86(struct kw_recording *r)
 	kw_recording_add_vm(r, &(struct kw_vm){ .pid = 77, .comm = "qemu-system-x86",
 						 .vm = "web\"01", .source = "cmdline" });
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 0, 3, 300, "" });
+	/* a migration's dirty-log ioctls, for the dashboard's per-VM panel */
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4010ae42, 77, 12,
+						    120000, "KVM_GET_DIRTY_LOG" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0xc018aec0, 77, 7,
+						    70000, "KVM_CLEAR_DIRTY_LOG" });
 }
 
 static bool golden(const struct kw_recording *r, const struct prom_opts *o, const char *name)
