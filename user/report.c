@@ -373,7 +373,8 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 /*
  * By VM: each process of the trigger rows with its identity (record keeps those that exited),
  * and what it caused: KVM ioctls (kvm_vm_ioctl and kvm_vcpu_ioctl calls), walks and their time
- * (kvm_pgtable_walk calls at any depth on arm64; tdp_mmu_zap_leafs and fast_page_fault on x86).
+ * (kvm_pgtable_walk calls at any depth on arm64; tdp_mmu_zap_leafs and fast_page_fault on x86);
+ * then per process the calls and time of every probe it ran (its trigger rows summed).
  */
 static void print_vms(FILE *f, const struct kw_recording *r)
 {
@@ -404,6 +405,33 @@ static void print_vms(FILE *f, const struct kw_recording *r)
 		fprintf(f, "  %7u %-15.15s %-20.20s %10llu %10llu %9s\n", vm->pid, vm->comm,
 			vm->vm[0] ? vm->vm : "-", (unsigned long long)ioctls,
 			(unsigned long long)walks, tot);
+	}
+	for (size_t v = 0; v < r->nvms; v++) {
+		const struct kw_vm *vm = &r->vms[v];
+
+		fprintf(f, "\n  %s (pid %u, %s)\n", vm->vm[0] ? vm->vm : "-", vm->pid, vm->comm);
+		if (vm->unseen)
+			fprintf(f, "    --vm: %llu probe runs before kvmwalk read its name, not recorded\n",
+				(unsigned long long)vm->unseen);
+		for (int p = 0; p < KW_NR_PROBES; p++) {
+			__u64 calls = 0, ns = 0;
+			char c[16], t[16];
+
+			for (size_t i = 0; i < r->ntrigs; i++)
+				if (r->trigs[i].pid == vm->pid && r->trigs[i].probe == p) {
+					calls += r->trigs[i].calls;
+					ns += r->trigs[i].ns;
+				}
+			if (!calls)
+				continue;
+			kw_fmt_count(c, sizeof(c), calls);
+			/* the per-entry callback probes count visits, untimed */
+			if (ns)
+				kw_fmt_ns(t, sizeof(t), ns);
+			else
+				snprintf(t, sizeof(t), "-");
+			fprintf(f, "    %-40.40s %10s calls %9s\n", kw_probes[p].name, c, t);
+		}
 	}
 }
 
