@@ -31,6 +31,7 @@ enum kw_probe {
 	KW_P_FAST_PF,		/* fast_page_fault: duration, return code */
 	KW_P_SPTE_CHANGED,	/* tracepoint kvmmmu:kvm_tdp_mmu_spte_changed: entries zapped */
 	KW_P_TDP_ITER_NEXT,	/* tdp_iter_next inside tdp_mmu_zap_leafs: entries visited */
+	KW_P_TDP_CLEAR_DIRTY,	/* kvm_tdp_mmu_clear_dirty_pt_masked: duration, pages in mask */
 	/* both: what caused a walk */
 	KW_P_VM_IOCTL,	  /* kvm_vm_ioctl */
 	KW_P_VCPU_IOCTL,  /* kvm_vcpu_ioctl */

@@ -125,7 +125,7 @@ struct kw_task {
 	__u64 walk_size[KW_MAX_DEPTH];
 	__u32 walk_flags[KW_MAX_DEPTH];
 	__u32 walk_depth; /* walks in flight, may exceed KW_MAX_DEPTH (then untracked) */
-	__u32 busy;	  /* bit per probe with a start[] set */
+	__u32 busy;	  /* bit per probe with a start[] set (KW_NR_PROBES <= 32, asserted below) */
 	__u32 ioctl_cmd;  /* innermost KVM ioctl in flight */
 	__u32 ioctl_depth;
 	__u32 notifier_depth;
@@ -140,6 +140,7 @@ struct kw_task {
 	__u64 flush_pages; /* pages of the range flush in flight */
 	__u64 fault_lock;  /* &vcpu->kvm->mmu_lock of the fault in flight */
 };
+_Static_assert(KW_NR_PROBES <= 32, "kw_task.busy holds a bit per probe");
 
 /*
  * BPF_MAP_TYPE_TASK_STORAGE: bpf_task_storage_get() and bpf_get_current_task_btf() are allowed

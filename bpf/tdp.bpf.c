@@ -115,6 +115,27 @@ static __always_inline void unmap_gfn_enter(struct kvm_gfn_range *r)
 KW_PROBE(unmap_gfn, kvm_tdp_mmu_unmap_gfn_range, unmap_gfn_enter(r),
 	 kw_exit_simple(KW_P_TDP_UNMAP_GFN, 0), void *kvm, struct kvm_gfn_range *r)
 
+/*
+ * ---- kvm_tdp_mmu_clear_dirty_pt_masked: dirty logging, one 64-page bitmap word ----------------
+ * void kvm_tdp_mmu_clear_dirty_pt_masked(struct kvm *, struct kvm_memory_slot *, gfn_t gfn,
+ *					   unsigned long mask, bool wrprot)
+ * kvm_arch_mmu_enable_log_dirty_pt_masked() calls it once per non-zero word of a
+ * KVM_CLEAR_DIRTY_LOG bitmap (or of KVM_GET_DIRTY_LOG's without manual protect): it
+ * write-protects (wrprot, no PML) or clears the dirty bit of the word's pages in every root.
+ * Size: the pages of the word (bits set in mask).
+ */
+static __always_inline __u64 popcount64(__u64 x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (x * 0x0101010101010101ULL) >> 56;
+}
+
+KW_PROBE(clear_dirty, kvm_tdp_mmu_clear_dirty_pt_masked,
+	 kw_enter(KW_P_TDP_CLEAR_DIRTY, popcount64(mask), true),
+	 kw_exit_simple(KW_P_TDP_CLEAR_DIRTY, 0), void *kvm, void *slot, __u64 gfn, __u64 mask)
+
 /* ---- kvm_tdp_mmu_zap_leafs: MTRR / CR0.CD / APICv changes through kvm_zap_gfn_range ---------- */
 
 KW_PROBE(zap_all, kvm_tdp_mmu_zap_leafs, kw_enter(KW_P_TDP_ZAP_LEAFS_ALL, 0, false),

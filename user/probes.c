@@ -123,6 +123,12 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.prog[KW_MECH_TRACEPOINT][KW_ENTRY] = "rt_spte_changed",
 		.tp_cat = "", .tp_name = "kvm_tdp_mmu_spte_changed",
 	},
+	[KW_P_TDP_CLEAR_DIRTY] = {
+		.name = "kvm_tdp_mmu_clear_dirty_pt_masked", .arch = "x86", .family = "tdp",
+		.unit = "pages", .timed = true,
+		.what = "dirty log: write-protect or clean one 64-page bitmap word",
+		.func = "kvm_tdp_mmu_clear_dirty_pt_masked", PROGS("clear_dirty"),
+	},
 	/* Only entry programs: the visit is counted when the iteration ends. */
 	[KW_P_TDP_ITER_NEXT] = {
 		.name = "tdp_iter_next", .arch = "x86", .family = "tdp",
