@@ -299,7 +299,11 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, dou
 	for (int k = 0; k <= 2; k++) {
 		double y = base - k * PLOT_H / 2.0;
 
-		fmt_rate(b, sizeof(b), ymax * k / 2);
+		/* the scale's round numbers: 2.5, not 2.50 */
+		if (ymax * k / 2 < 1e6)
+			snprintf(b, sizeof(b), "%g", ymax * k / 2);
+		else
+			kw_fmt_count(b, sizeof(b), ymax * k / 2);
 		if (k == 1)
 			fprintf(f,
 				"<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" "
@@ -338,6 +342,8 @@ int kw_timeline_svg(FILE *f, const struct kw_recording *r, const char *name)
 	double tmax = r->nintervals ? r->intervals[r->nintervals - 1].t : 0;
 	int np = 0, idx = 0, h;
 	bool measured[KW_TL_NR] = {};
+	const char *base;
+	char title[64];
 
 	if (!(tmax > 0))
 		tmax = 1;
@@ -352,14 +358,16 @@ int kw_timeline_svg(FILE *f, const struct kw_recording *r, const char *name)
 		np += measured[c];
 	h = TOP + np * PANEL_H + 18;
 	kw_svg_begin(f, W, h);
+	/* the file's name without its folders: a long path would run off the page */
+	base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">kvmwalk report --timeline: ", LEFT);
-	kw_svg_text(f, name);
-	fprintf(f, " (");
+	snprintf(title, sizeof(title), "%s", base);
+	kw_svg_text(f, title);
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"40\" font-size=\"11\">", LEFT);
 	kw_svg_text(f, r->meta.kernel);
-	fprintf(f, " %s)</text>\n<text x=\"%d\" y=\"40\" font-size=\"11\">per second of each "
-		   "interval (%zu); time axis: seconds since the start of the recording; a "
-		   "column not measured has no panel</text>\n",
-		r->meta.arch, LEFT, r->nintervals);
+	fprintf(f, " %s %s; %zu intervals, each a step: its count per second of its length; "
+		   "t: s since the start</text>\n",
+		r->meta.arch, r->meta.kvm_mode, r->nintervals);
 	for (int c = 0; c < KW_TL_NR; c++)
 		if (measured[c])
 			svg_panel(f, r, c, idx++, tmax);
