@@ -326,7 +326,7 @@ static int cmd_record(int argc, char **argv)
 				ivs[nivs] = (struct kw_interval){ .t = t - start };
 				kw_interval_delta(&ivs[nivs++], &snap, &last);
 			}
-			/* a read slower than the interval (emulation) skips ticks, never piles up */
+			/* a read slower than the interval (emulation) skips ticks: no pile-up */
 			do
 				next_iv += c.interval;
 			while (next_iv <= now_s());

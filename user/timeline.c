@@ -53,14 +53,15 @@ void kw_timeline_row(const struct kw_recording *r, size_t i, struct kw_tl_row *r
 	const struct kw_interval *iv = &r->intervals[i];
 	bool flushes = attached(r, KW_P_TLB_FLUSH_RANGE) || attached(r, KW_P_HYP_FLUSH_RANGE);
 	double n = 0;
+	bool walks = attached(r, KW_P_PGT_WALK) || attached(r, KW_P_TDP_ZAP_LEAFS) ||
+		     attached(r, KW_P_FAST_PF);
 
 	row->t = iv->t;
 	row->len = iv->t - (i ? r->intervals[i - 1].t : 0);
-	row->v[KW_TL_WALKS] = attached(r, KW_P_PGT_WALK) || attached(r, KW_P_TDP_ZAP_LEAFS) ||
-					      attached(r, KW_P_FAST_PF)
-				      ? (double)iv->calls[KW_P_PGT_WALK] +
-						iv->calls[KW_P_TDP_ZAP_LEAFS] + iv->calls[KW_P_FAST_PF]
-				      : NAN;
+	row->v[KW_TL_WALKS] = NAN;
+	if (walks)
+		row->v[KW_TL_WALKS] = (double)iv->calls[KW_P_PGT_WALK] +
+				      iv->calls[KW_P_TDP_ZAP_LEAFS] + iv->calls[KW_P_FAST_PF];
 	row->v[KW_TL_SPLIT] = attached(r, KW_P_SPLIT_WALKER) ? iv->calls[KW_P_SPLIT_WALKER] : NAN;
 	/* the flush counters count the primary flush probe only: no flush is counted twice */
 	for (int e = 0; e < KW_NR_ENCL; e++)
@@ -310,7 +311,8 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, dou
 				"stroke=\"#eee\"/>\n",
 				LEFT, y, W - RIGHT, y);
 		fprintf(f,
-			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n",
+			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">%s"
+			"</text>\n",
 			LEFT - 5, y + 4, b);
 	}
 	/* the time axis: a tick every 1, 2 or 5 x 10^n s, at most 8 of them */
@@ -319,7 +321,8 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, dou
 
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
-			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"11\">%g</text>\n",
+			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"11\">%g"
+			"</text>\n",
 			x, top, x, base, x, base + 13, k * step);
 	}
 	/* one step per interval: its rate over its length */

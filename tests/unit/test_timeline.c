@@ -107,8 +107,8 @@ static void sums(const struct kw_recording *r)
 /* member by member: the padding after full is not compared */
 static bool same(const struct kw_interval *x, const struct kw_interval *y)
 {
-	return x->t == y->t && x->full == y->full && !memcmp(x->calls, y->calls, sizeof(x->calls)) &&
-	       !memcmp(x->ns, y->ns, sizeof(x->ns)) &&
+	return x->t == y->t && x->full == y->full &&
+	       !memcmp(x->calls, y->calls, sizeof(x->calls)) && !memcmp(x->ns, y->ns, sizeof(x->ns)) &&
 	       !memcmp(x->counters, y->counters, sizeof(x->counters)) &&
 	       !memcmp(x->visits, y->visits, sizeof(x->visits)) &&
 	       x->dirty_log_ioctls == y->dirty_log_ioctls && x->measured_ns == y->measured_ns;
@@ -193,7 +193,8 @@ void test_timeline(void)
 		if (ASSERT_EQ(kw_recording_parse(&back, a, err, sizeof(err)), 0, "parse")) {
 			ASSERT_EQ(back.nintervals, r.nintervals, "intervals back");
 			for (size_t i = 0; i < r.nintervals && i < back.nintervals; i++)
-				ASSERT_TRUE(same(&back.intervals[i], &r.intervals[i]), "interval back");
+				ASSERT_TRUE(same(&back.intervals[i], &r.intervals[i]),
+					    "interval back");
 			ASSERT_EQ(back.meta.start_monotonic_ns, 20576006288ULL, "start");
 			f = open_memstream(&b, &blen);
 			if (ASSERT_TRUE(f, "memstream"))
