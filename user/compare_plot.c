@@ -11,6 +11,7 @@
 
 #include "compare.h"
 #include "report.h"
+#include "svg.h"
 
 #define W 760
 #define LEFT 60
@@ -35,17 +36,6 @@ static bool listed(const char *list, const char *s)
 		p += k + !!p[k];
 	}
 	return false;
-}
-
-/* Text from a recording inside an SVG text element. */
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputs(*s == '<'	  ? "&lt;"
-		      : *s == '>' ? "&gt;"
-		      : *s == '&' ? "&amp;"
-				  : (char[2]){ *s },
-		      f);
 }
 
 /* Median over runs of each run's median: the value the report's tables show. */
@@ -161,19 +151,14 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 		    (h[2 * p].count || h[2 * p + 1].count))
 			np++;
 	}
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		W, TOP + np * PANEL_H + 10, W, TOP + np * PANEL_H + 10);
+	kw_svg_begin(f, W, TOP + np * PANEL_H + 10);
 	fprintf(f,
 		"<text x=\"%d\" y=\"22\" font-size=\"15\">kvmwalk compare: duration per call, "
 		"<tspan fill=\"%s\">base ",
 		LEFT, colour[0]);
-	xml_text(f, base[0].meta.kernel);
+	kw_svg_text(f, base[0].meta.kernel);
 	fprintf(f, "</tspan> vs <tspan fill=\"%s\">new ", colour[1]);
-	xml_text(f, new[0].meta.kernel);
+	kw_svg_text(f, new[0].meta.kernel);
 	fprintf(f,
 		"</tspan></text>\n<text x=\"%d\" y=\"40\" font-size=\"11\">log time axis; height: "
 		"share of the calls per decade; dashed: median over runs</text>\n",
@@ -188,7 +173,7 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 		med[1] = median_of_medians(new, n_new, p);
 		panel(f, idx++, p, &h[2 * p], med, runs);
 	}
-	fprintf(f, "</svg>\n");
+	kw_svg_end(f);
 	free(h);
 	return ferror(f) ? -EIO : 0;
 }

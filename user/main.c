@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "compare.h"
 #include "host.h"
 #include "loader.h"
@@ -23,6 +25,7 @@
 #include "record.h"
 #include "report.h"
 #include "serve.h"
+#include "timeline.h"
 #include "top.h"
 #include "version.h"
 
@@ -47,12 +50,17 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static double now_s(void)
+static __u64 now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static double now_s(void)
+{
+	return now_ns() / 1e9;
 }
 
 /* Options of the commands here (the probe options are probe_opts.c's). */
@@ -200,7 +208,9 @@ static const struct argp_option record_options[] = {
 	{ .name = "duration", .key = 'd', .arg = "SECS",
 	  .doc = "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
 	{ .name = "interval", .key = OPT_INTERVAL, .arg = "SECS",
-	  .doc = "also keep per-interval snapshots of calls and time (for phase plots)" },
+	  .doc = "also keep a snapshot every SECS seconds of everything the recording counts "
+		 "(per probe calls and time, counters, visits, dirty-log ioctls), as differences "
+		 "that sum to the totals: kvmwalk report --timeline shows them" },
 	{},
 };
 
@@ -223,17 +233,6 @@ static const struct argp record_argp = {
 	       "that is missing or not writable); " KW_EXIT_STATUS_PROBES,
 };
 
-static void interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
-			   struct kw_interval *last)
-{
-	for (int p = 0; p < KW_NR_PROBES; p++) {
-		iv->calls[p] = cur->funcs[p].calls - last->calls[p];
-		iv->ns[p] = cur->funcs[p].dur.sum - last->ns[p];
-		last->calls[p] = cur->funcs[p].calls;
-		last->ns[p] = cur->funcs[p].dur.sum;
-	}
-}
-
 static int cmd_record(int argc, char **argv)
 {
 	struct common c = { .out = "kvmwalk.json", .of = { .dirfd = -1 } };
@@ -244,6 +243,7 @@ static int cmd_record(int argc, char **argv)
 	pid_t child = 0;
 	int code, status = 0, ret = 0;
 	double start, next_iv;
+	__u64 start_ns;
 
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
 	install_signals();
@@ -260,7 +260,9 @@ static int cmd_record(int argc, char **argv)
 
 	if (!c.ncmd)
 		fprintf(stderr, "kvmwalk: recording; Ctrl-C to stop\n");
-	start = now_s();
+	/* CLOCK_MONOTONIC, as kvmwalk-load's phase start_ns: report --timeline can place them */
+	start_ns = now_ns();
+	start = start_ns / 1e9;
 	next_iv = start + c.interval;
 	if (c.ncmd) {
 		child = fork();
@@ -298,17 +300,23 @@ static int cmd_record(int argc, char **argv)
 		if (c.duration && t - start >= c.duration)
 			break;
 		if (c.interval && t >= next_iv) {
-			struct kw_interval iv = { .t = t - start }, *p;
+			struct kw_interval *p = realloc(ivs, (nivs + 1) * sizeof(*ivs));
 
-			if (!loader__collect(l, &snap)) {
-				interval_delta(&iv, &snap, &last);
-				p = realloc(ivs, (nivs + 1) * sizeof(*ivs));
-				if (p) {
-					ivs = p;
-					ivs[nivs++] = iv;
-				}
+			/*
+			 * No room or no read: no snapshot now, and the next interval covers both
+			 * (its t says so), so the intervals still sum to the totals.
+			 */
+			if (p)
+				ivs = p;
+			if (p && !loader__collect(l, &snap)) {
+				/* t: when the read began (it takes a while: the maps, /proc) */
+				ivs[nivs] = (struct kw_interval){ .t = t - start };
+				kw_interval_delta(&ivs[nivs++], &snap, &last);
 			}
-			next_iv += c.interval;
+			/* a read slower than the interval (emulation) skips ticks: no pile-up */
+			do
+				next_iv += c.interval;
+			while (next_iv <= now_s());
 		}
 		loader__poll(l, 20); /* --vm: wakes at each exec */
 	}
@@ -319,6 +327,7 @@ static int cmd_record(int argc, char **argv)
 	}
 	loader__meta(l, &r.meta);
 	r.meta.duration_s = now_s() - start;
+	r.meta.start_monotonic_ns = start_ns;
 	memcpy(r.meta.pid_filter, c.lo.pids, sizeof(r.meta.pid_filter));
 	r.meta.npid_filter = c.lo.npids;
 	memcpy(r.meta.vm_filter, c.lo.vms, sizeof(r.meta.vm_filter));
@@ -327,13 +336,14 @@ static int cmd_record(int argc, char **argv)
 	r.meta.exit_status = -1;
 	kw_meta_set_command(&r.meta, argc, argv);
 	if (c.interval) {
-		struct kw_interval iv = { .t = now_s() - start };
+		struct kw_interval iv = { .t = r.meta.duration_s };
 
-		interval_delta(&iv, &r, &last);
+		kw_interval_delta(&iv, &r, &last);
 		r.intervals = ivs; /* the snapshots so far, then the last partial interval */
 		r.nintervals = nivs;
 		ivs = NULL;
-		kw_recording_add_interval(&r, &iv);
+		if (kw_recording_add_interval(&r, &iv))
+			fprintf(stderr, "kvmwalk: out of memory: the last interval is missing\n");
 	}
 	for (int i = 0; i < c.ncmd; i++) {
 		size_t n = strlen(r.meta.command);
@@ -368,27 +378,65 @@ cleanup:
 
 /* ---- report ---------------------------------------------------------------------------------- */
 
+enum {
+	OPT_TIMELINE = 1100,
+	OPT_CSV,
+	OPT_PLOT,
+};
+
+struct report_args {
+	struct common c; /* c.out: the recording */
+	bool timeline, csv;
+	const char *plot;
+};
+
 static const struct argp_option report_options[] = {
-	{ .name = "json", .key = OPT_JSON, .doc = "derived numbers as JSON (schema kvmwalk-report/1)" },
+	{ .name = "json", .key = OPT_JSON,
+	  .doc = "derived numbers as JSON (schema kvmwalk-report/1; its \"intervals\" are the "
+		 "recording's with length_s and the --timeline rates); with --timeline only the "
+		 "intervals" },
+	{ .name = "timeline", .key = OPT_TIMELINE,
+	  .doc = "one row per interval of a `record --interval SECS` recording, each column per "
+		 "second of that interval's own length: walks, split visits, range TLB flushes, "
+		 "empty flushes, dirty-log ioctls (KVM_GET_DIRTY_LOG, KVM_CLEAR_DIRTY_LOG) and the "
+		 "time in walks in ms per s (1000: one CPU busy); - where not measured" },
+	{ .name = "csv", .key = OPT_CSV,
+	  .doc = "the timeline as CSV (implies --timeline): the rates, the raw counts, then "
+		 "every probe's calls and ns, every counter and visit of each interval" },
+	{ .name = "plot", .key = OPT_PLOT, .arg = "FILE.svg",
+	  .doc = "also write the timeline's rates over time as an SVG, one panel per column "
+		 "(implies --timeline)" },
 	{},
 };
 
 static error_t parse_report(int key, char *arg, struct argp_state *state)
 {
-	struct common *c = state->input;
+	struct report_args *a = state->input;
 
 	switch (key) {
 	case OPT_JSON:
-		c->json = true;
+		a->c.json = true;
+		return 0;
+	case OPT_TIMELINE:
+		a->timeline = true;
+		return 0;
+	case OPT_CSV:
+		a->csv = a->timeline = true;
+		return 0;
+	case OPT_PLOT:
+		a->plot = arg;
+		a->timeline = true;
 		return 0;
 	case ARGP_KEY_ARG:
-		if (c->out)
+		if (a->c.out)
 			argp_error(state, "one recording at a time");
-		c->out = arg;
+		a->c.out = arg;
 		return 0;
 	case ARGP_KEY_END:
-		if (!c->out)
+		if (!a->c.out)
 			argp_error(state, "which recording? (kvmwalk report FILE)");
+		if (a->csv && a->c.json)
+			argp_error(state, "--csv or --json, not both");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -401,33 +449,90 @@ static const struct argp report_argp = {
 	.doc = "Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), the "
 	       "attach plan, per function calls, total, mean, p50/p90/p99/max and a histogram, walks "
 	       "by callback, visits by level and outcome, flushes per unmap and empty flushes, calls "
-	       "per trigger, and the probes' own cost. Text fits 80 columns."
+	       "per trigger, and the probes' own cost. Text fits 80 columns.\n\n"
+	       "--timeline prints the snapshots of `kvmwalk record --interval SECS` instead: one "
+	       "row per interval (t is its end, in seconds since the start; the last interval is "
+	       "partial and its rates use its real length), the columns an operator reads during "
+	       "a migration. Dirty-log ioctls are KVM_GET_DIRTY_LOG and KVM_CLEAR_DIRTY_LOG calls "
+	       "that returned (exact: kvm_vm_ioctl's own trigger rows); dirty logging's enable, "
+	       "a KVM_SET_USER_MEMORY_REGION(2), shows as the split visits it causes. A recording "
+	       "without intervals is an error (exit 1) that says to record with --interval."
 	       "\vExamples:\n"
 	       "  kvmwalk report split.json\n"
-	       "  kvmwalk report split.json --json | jq .visits\n\n"
-	       "Exit status: 0; 1 the file cannot be read, or an error; 2 usage; 8 a truncated or "
+	       "  kvmwalk report split.json --json | jq .visits\n"
+	       "  kvmwalk record --interval 1 -o mig.json --pid $(pidof qemu-system-aarch64)\n"
+	       "  kvmwalk report --timeline mig.json\n"
+	       "  kvmwalk report --csv mig.json > mig.csv\n"
+	       "  kvmwalk report --timeline --plot mig.svg mig.json\n"
+	       "  kvmwalk report --json mig.json | jq '.intervals[].rates.split_visits_per_s'\n\n"
+	       "Exit status: 0; 1 the file cannot be read, --timeline of a recording without "
+	       "intervals, the plot cannot be written, or an error; 2 usage; 8 a truncated or "
 	       "corrupt recording; 9 a recording of another schema version (as kvmwalk compare).",
 };
 
+/* --timeline, --csv, --plot and --timeline --json: the intervals of r. */
+static int report_timeline(const struct report_args *a, const struct kw_recording *r)
+{
+	int err = 0;
+
+	if (!r->nintervals) {
+		fprintf(stderr,
+			"kvmwalk: %s has no intervals: record with --interval SECS for a timeline "
+			"(kvmwalk record --interval 1 -o FILE -- CMD)\n",
+			a->c.out);
+		return KW_EXIT_ERROR;
+	}
+	if (a->plot) {
+		FILE *svg = fopen(a->plot, "w");
+
+		err = svg ? kw_timeline_svg(svg, r, a->c.out) : -errno;
+		if (svg && fclose(svg))
+			err = err ?: -errno;
+		if (err) {
+			fprintf(stderr, "kvmwalk: cannot write %s: %s\n", a->plot, strerror(-err));
+			return KW_EXIT_ERROR;
+		}
+	}
+	if (a->csv) {
+		err = kw_timeline_csv(stdout, r);
+	} else if (a->c.json) {
+		json_t *o = json_pack("{ssso}", "schema", "kvmwalk-report/1", "intervals",
+				      kw_timeline_json(r));
+
+		err = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+						    JSON_REAL_PRECISION(6)) ? -EIO : 0;
+		json_decref(o);
+		putchar('\n');
+	} else {
+		err = kw_timeline_text(stdout, r, a->c.out);
+	}
+	return err ? KW_EXIT_ERROR : 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
-	struct common c = {};
+	struct report_args a = {};
 	struct kw_recording r;
 	char err[256];
 	int ret;
 
-	argp_parse(&report_argp, argc, argv, 0, NULL, &c);
-	ret = kw_recording_load(&r, c.out, err, sizeof(err));
+	argp_parse(&report_argp, argc, argv, 0, NULL, &a);
+	ret = kw_recording_load(&r, a.c.out, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "kvmwalk: cannot read recording %s: %s\n", c.out, err);
+		fprintf(stderr, "kvmwalk: cannot read recording %s: %s\n", a.c.out, err);
 		/* compare's codes for a damaged file (8) and another schema (9); unreadable: 1 */
 		return ret == -EPROTO	? KW_CMP_EXIT_SCHEMA
 		       : ret == -EINVAL ? KW_CMP_EXIT_CORRUPT
 					: KW_EXIT_ERROR;
 	}
-	ret = c.json ? kw_report_json(stdout, &r) : kw_report_text(stdout, &r, c.out);
+	if (a.timeline)
+		ret = report_timeline(&a, &r);
+	else
+		ret = (a.c.json ? kw_report_json(stdout, &r) : kw_report_text(stdout, &r, a.c.out))
+			      ? KW_EXIT_ERROR
+			      : 0;
 	kw_recording_free(&r);
-	return ret ? KW_EXIT_ERROR : 0;
+	return ret;
 }
 
 /* ---- top ------------------------------------------------------------------------------------- */

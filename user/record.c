@@ -278,6 +278,61 @@ int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *
 	return grow((void **)&r->intervals, &r->nintervals, sizeof(*iv), iv);
 }
 
+bool kw_trig_is_dirty_log(const struct kw_trig *t)
+{
+	static const char *const names[] = { "KVM_GET_DIRTY_LOG", "KVM_CLEAR_DIRTY_LOG" };
+	const char *n;
+
+	/* kvm_vm_ioctl's own row: one per call, at its exit, under its command */
+	if (t->probe != KW_P_VM_IOCTL || t->trigger != KW_T_IOCTL)
+		return false;
+	/* by name: an x86 recording read on arm64 (or the other way) still matches */
+	n = kw_trig_ioctl(t);
+	for (size_t i = 0; n && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	return false;
+}
+
+__u64 kw_dirty_log_ioctls(const struct kw_recording *r)
+{
+	__u64 n = 0;
+
+	for (size_t i = 0; i < r->ntrigs; i++)
+		if (kw_trig_is_dirty_log(&r->trigs[i]))
+			n += r->trigs[i].calls;
+	return n;
+}
+
+void kw_interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
+		       struct kw_interval *last)
+{
+	__u64 v;
+
+	iv->full = true;
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		iv->calls[p] = cur->funcs[p].calls - last->calls[p];
+		iv->ns[p] = cur->funcs[p].dur.sum - last->ns[p];
+		last->calls[p] = cur->funcs[p].calls;
+		last->ns[p] = cur->funcs[p].dur.sum;
+	}
+	for (int c = 0; c < KW_NR_COUNTERS; c++) {
+		iv->counters[c] = cur->counters[c] - last->counters[c];
+		last->counters[c] = cur->counters[c];
+	}
+	for (int i = 0; i < KW_NR_VISITS; i++) {
+		iv->visits[i] = cur->visits[i] - last->visits[i];
+		last->visits[i] = cur->visits[i];
+	}
+	/* sums over trigger rows: exited processes' rows are kept or folded, never dropped */
+	v = kw_dirty_log_ioctls(cur);
+	iv->dirty_log_ioctls = v - last->dirty_log_ioctls;
+	last->dirty_log_ioctls = v;
+	v = kw_recording_measured_ns(cur);
+	iv->measured_ns = v - last->measured_ns;
+	last->measured_ns = v;
+}
+
 void kw_meta_set_command(struct kw_meta *m, int argc, char **argv)
 {
 	size_t n = 0, len = sizeof(m->kvmwalk_command);
@@ -324,6 +379,52 @@ static json_t *hist_json(const struct kw_hist *h)
 	return o;
 }
 
+/* The non-zero visits of a KW_NR_VISITS array: the recording's "visits" and an interval's. */
+static json_t *visits_json(const __u64 *visits)
+{
+	json_t *a = json_array();
+
+	for (int w = 0; w < KW_NR_WALKERS; w++)
+		for (int l = 0; l < KW_NR_LEVELS; l++)
+			for (int oc = 0; oc < KW_NR_OUTCOMES; oc++) {
+				__u64 n = visits[KW_VISIT_IDX(w, l, oc)];
+
+				if (!n)
+					continue;
+				json_array_append_new(a,
+						      json_pack("{sssiss sI}", "walker",
+								kw_walker_names[w], "level", l - 1,
+								"outcome", kw_outcome_name(w, oc),
+								"count", (json_int_t)n));
+			}
+	return a;
+}
+
+/* Only what happened: probes with calls or time, non-zero counters and visits. */
+json_t *kw_interval_json(const struct kw_interval *iv)
+{
+	json_t *o = json_object(), *p = json_object(), *c;
+
+	for (int k = 0; k < KW_NR_PROBES; k++)
+		if (iv->calls[k] || iv->ns[k])
+			json_object_set_new(p, kw_probes[k].name,
+					    json_pack("{sIsI}", "calls", (json_int_t)iv->calls[k],
+						      "ns", (json_int_t)iv->ns[k]));
+	json_object_set_new(o, "t", json_real(iv->t));
+	json_object_set_new(o, "probes", p);
+	if (!iv->full)
+		return o;
+	c = json_object();
+	for (int k = 0; k < KW_NR_COUNTERS; k++)
+		if (iv->counters[k])
+			json_object_set_new(c, kw_counter_names[k], json_integer(iv->counters[k]));
+	json_object_set_new(o, "counters", c);
+	json_object_set_new(o, "visits", visits_json(iv->visits));
+	json_object_set_new(o, "dirty_log_ioctls", json_integer(iv->dirty_log_ioctls));
+	json_object_set_new(o, "measured_ns", json_integer(iv->measured_ns));
+	return o;
+}
+
 static json_t *meta_json(const struct kw_meta *m)
 {
 	json_t *o = json_object(), *p = json_object(), *a;
@@ -340,6 +441,7 @@ static json_t *meta_json(const struct kw_meta *m)
 	json_object_set_new(o, "thp_defrag", json_string(m->thp_defrag));
 	json_object_set_new(o, "started", json_string(m->started));
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));
+	json_object_set_new(o, "start_monotonic_ns", json_integer(m->start_monotonic_ns));
 	json_object_set_new(o, "command", json_string(m->command));
 	json_object_set_new(o, "kvmwalk_command", json_string(m->kvmwalk_command));
 	json_object_set_new(o, "exit_status", json_integer(m->exit_status));
@@ -401,21 +503,7 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_object_set_new(o, kw_counter_names[i], json_integer(r->counters[i]));
 	json_object_set_new(root, "counters", o);
 
-	a = json_array();
-	for (int w = 0; w < KW_NR_WALKERS; w++)
-		for (int l = 0; l < KW_NR_LEVELS; l++)
-			for (int oc = 0; oc < KW_NR_OUTCOMES; oc++) {
-				__u64 n = r->visits[KW_VISIT_IDX(w, l, oc)];
-
-				if (!n)
-					continue;
-				json_array_append_new(a,
-						      json_pack("{sssiss sI}", "walker",
-								kw_walker_names[w], "level", l - 1,
-								"outcome", kw_outcome_name(w, oc),
-								"count", (json_int_t)n));
-			}
-	json_object_set_new(root, "visits", a);
+	json_object_set_new(root, "visits", visits_json(r->visits));
 	json_object_set_new(root, "unmap_cleared_per_call", hist_json(&r->unmap_cleared));
 
 	a = json_array();
@@ -467,18 +555,8 @@ static json_t *recording_json(const struct kw_recording *r)
 	json_object_set_new(root, "overhead", o);
 
 	a = json_array();
-	for (size_t i = 0; i < r->nintervals; i++) {
-		const struct kw_interval *iv = &r->intervals[i];
-		json_t *p = json_object();
-
-		for (int k = 0; k < KW_NR_PROBES; k++)
-			if (iv->calls[k] || iv->ns[k])
-				json_object_set_new(p, kw_probes[k].name,
-						    json_pack("{sIsI}", "calls",
-							      (json_int_t)iv->calls[k], "ns",
-							      (json_int_t)iv->ns[k]));
-		json_array_append_new(a, json_pack("{sfso}", "t", iv->t, "probes", p));
-	}
+	for (size_t i = 0; i < r->nintervals; i++)
+		json_array_append_new(a, kw_interval_json(&r->intervals[i]));
 	json_object_set_new(root, "intervals", a);
 	return root;
 }
@@ -584,6 +662,26 @@ static int index_of(const char *const *names, int n, const char *s)
 	return -1;
 }
 
+static void visits_from(json_t *a, __u64 *visits)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(a, i, o)
+	{
+		int w = index_of(kw_walker_names, KW_NR_WALKERS,
+				 json_string_value(json_object_get(o, "walker")));
+		int l = json_integer_value(json_object_get(o, "level")) + 1;
+		const char *oc = json_string_value(json_object_get(o, "outcome"));
+
+		if (w < 0 || l < 0 || l >= KW_NR_LEVELS || !oc)
+			continue;
+		for (int x = 0; x < KW_NR_OUTCOMES; x++)
+			if (!strcmp(kw_outcome_name(w, x), oc))
+				visits[KW_VISIT_IDX(w, l, x)] = get_u64(o, "count");
+	}
+}
+
 /* A list of process ids; recordings before lists hold one number, 0 for every task. */
 static void pid_filter_from(json_t *v, struct kw_meta *m)
 {
@@ -653,6 +751,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	get_str(m, "kvmwalk_command", r->meta.kvmwalk_command, sizeof(r->meta.kvmwalk_command));
 	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
+	r->meta.start_monotonic_ns = get_u64(m, "start_monotonic_ns");
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
 	r->meta.exited_folded = get_u64(m, "exited_folded");
 	pid_filter_from(json_object_get(m, "pid_filter"), &r->meta);
@@ -707,19 +806,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 			r->counters[c] = json_integer_value(v);
 	}
 
-	json_array_foreach(json_object_get(root, "visits"), i, o)
-	{
-		int w = index_of(kw_walker_names, KW_NR_WALKERS,
-				 json_string_value(json_object_get(o, "walker")));
-		int l = json_integer_value(json_object_get(o, "level")) + 1;
-		const char *oc = json_string_value(json_object_get(o, "outcome"));
-
-		if (w < 0 || l < 0 || l >= KW_NR_LEVELS || !oc)
-			continue;
-		for (int x = 0; x < KW_NR_OUTCOMES; x++)
-			if (!strcmp(kw_outcome_name(w, x), oc))
-				r->visits[KW_VISIT_IDX(w, l, x)] = get_u64(o, "count");
-	}
+	visits_from(json_object_get(root, "visits"), r->visits);
 	hist_from(json_object_get(root, "unmap_cleared_per_call"), &r->unmap_cleared);
 
 	json_array_foreach(json_object_get(root, "fast_page_fault_returns"), i, o)
@@ -802,6 +889,18 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 			iv.calls[p] = get_u64(pv, "calls");
 			iv.ns[p] = get_u64(pv, "ns");
 		}
+		/* since the timelines (December 2026); older intervals hold only the probes */
+		iv.full = json_is_object(json_object_get(o, "counters"));
+		json_object_foreach(json_object_get(o, "counters"), k, v)
+		{
+			int c = counter_by_name(k);
+
+			if (c >= 0)
+				iv.counters[c] = json_integer_value(v);
+		}
+		visits_from(json_object_get(o, "visits"), iv.visits);
+		iv.dirty_log_ioctls = get_u64(o, "dirty_log_ioctls");
+		iv.measured_ns = get_u64(o, "measured_ns");
 		if (kw_recording_add_interval(r, &iv))
 			goto nomem;
 	}

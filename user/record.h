@@ -91,11 +91,40 @@ struct kw_param {
 	char value[64];
 };
 
+struct kw_recording;
+
+/*
+ * One `record --interval` snapshot: what happened in the interval, every member the difference
+ * of two cumulative reads of the maps, so the intervals of a recording sum to its totals exactly
+ * (the last one runs to the final read). Dense arrays, about 850 bytes: an hour at 1 s is 3 MB.
+ */
 struct kw_interval {
 	double t; /* seconds since the start of the recording, end of the interval */
 	__u64 calls[KW_NR_PROBES];
-	__u64 ns[KW_NR_PROBES];
+	__u64 ns[KW_NR_PROBES]; /* duration_ns sum, inclusive as in the probe's histogram */
+	/* false: a recording made before intervals carried the members below (calls, ns only) */
+	bool full;
+	__u64 counters[KW_NR_COUNTERS];
+	__u64 visits[KW_NR_VISITS];
+	__u64 dirty_log_ioctls; /* kw_dirty_log_ioctls(): KVM_{GET,CLEAR}_DIRTY_LOG returned */
+	__u64 measured_ns;	/* kw_recording_measured_ns(): outermost walks, x86 ops */
 };
+
+/*
+ * Dirty-log ioctls in r: KVM_GET_DIRTY_LOG and KVM_CLEAR_DIRTY_LOG calls that returned (the
+ * kvm_vm_ioctl trigger rows of those commands, all processes). Exact: kvm_vm_ioctl's own row is
+ * counted once per call at its exit, keyed by its command. Only the ioctls a migration repeats
+ * per pass: KVM_SET_USER_MEMORY_REGION(2), which enables dirty logging once per slot (the split
+ * burst), also adds, moves and deletes slots and cannot be told apart without its flags.
+ */
+__u64 kw_dirty_log_ioctls(const struct kw_recording *r);
+/* The trigger row is one of the dirty-log ioctls kw_dirty_log_ioctls() counts. */
+bool kw_trig_is_dirty_log(const struct kw_trig *t);
+/* iv = cur - last, then last = cur (last starts zeroed): record's snapshots. */
+void kw_interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
+		       struct kw_interval *last);
+/* One interval as the recording's "intervals" element (jansson: the caller owns it). */
+struct json_t *kw_interval_json(const struct kw_interval *iv);
 
 struct kw_meta {
 	char tool_version[32];
@@ -110,6 +139,11 @@ struct kw_meta {
 	char thp_defrag[64];
 	char started[32]; /* UTC, ISO 8601 */
 	double duration_s;
+	/*
+	 * CLOCK_MONOTONIC at the start, ns: t = 0 of the intervals, and the clock kvmwalk-load's
+	 * phases carry (start_ns), so a phase can be placed on the timeline. 0: not recorded.
+	 */
+	__u64 start_monotonic_ns;
 	char command[512];	    /* the recorded command, "" for -d / Ctrl-C */
 	char kvmwalk_command[1024]; /* kvmwalk's own command line, shell-quoted; "" before 0.1 */
 	int exit_status;	    /* the command's, -1 if none */

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "report.h"
+#include "timeline.h"
 
 void kw_fmt_ns(char *buf, size_t len, double ns)
 {
@@ -515,7 +516,8 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	print_overhead(f, r);
 	print_hists(f, r);
 	if (r->nintervals)
-		fprintf(f, "\n%zu interval snapshots (see --json)\n", r->nintervals);
+		fprintf(f, "\n%zu interval snapshots: kvmwalk report --timeline (--csv, --plot)\n",
+			r->nintervals);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -628,6 +630,8 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 			  (json_int_t)r->overhead.run_cnt, "run_ns", (json_int_t)r->overhead.run_ns,
 			  "ns_per_run", kw_overhead_ns_per_run(r), "share", kw_overhead_share(r),
 			  "recursion_misses", (json_int_t)r->overhead.recursion_misses));
+	/* record --interval: as in the recording, with length_s and the rates of --timeline */
+	json_object_set_new(root, "intervals", kw_timeline_json(r));
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	json_decref(root);
 	fputc('\n', f);

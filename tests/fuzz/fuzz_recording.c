@@ -3,13 +3,30 @@
  * libFuzzer target: recordings are untrusted input (they travel between hosts and into patch
  * review threads), so the reader must turn any byte string into a clean error or a valid
  * recording, never a crash, a leak or undefined behaviour. A recording it accepts must survive
- * a write and a second read unchanged (the writer and reader agree).
+ * a write and a second read unchanged (the writer and reader agree). Its intervals must render
+ * (report --timeline: text, CSV, SVG) whatever their t: zero or negative lengths, huge counts.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
+#include "timeline.h"
+
+static void timeline(const struct kw_recording *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!r->nintervals || !(f = open_memstream(&buf, &len)))
+		return;
+	kw_timeline_text(f, r, "fuzz.json");
+	kw_timeline_csv(f, r);
+	kw_timeline_svg(f, r, "fuzz.json");
+	fclose(f);
+	free(buf);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	if (kw_recording_parse(&r, text, err, sizeof(err)) == 0) {
+		timeline(&r);
 		f = open_memstream(&out, &len);
 		if (f && kw_recording_write(&r, f) == 0) {
 			fclose(f);

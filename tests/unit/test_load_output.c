@@ -57,12 +57,13 @@ static const char want_json[] =
 	"  \"exit_code\": 0,\n"
 	"  \"phases\": [\n"
 	"    {\"scenario\": \"clear\", \"phase\": \"dirty-log-clear\", \"iteration\": 1, "
-	"\"wall_ns\": 1500000, \"counts\": {\"clear_ioctls\": 64, \"pages_cleared\": 4096}},\n"
+	"\"wall_ns\": 1500000, \"start_ns\": 86400000000123, \"counts\": {\"clear_ioctls\": 64, "
+	"\"pages_cleared\": 4096}},\n"
 	"    {\"scenario\": \"empty-unmap\", \"phase\": \"sparse-delete\", \"iteration\": 2, "
-	"\"wall_ns\": 12345678912, \"counts\": {\"slots_deleted\": 1, \"sparse_bytes\": "
-	"274877906944}},\n"
+	"\"wall_ns\": 12345678912, \"start_ns\": 0, \"counts\": {\"slots_deleted\": 1, "
+	"\"sparse_bytes\": 274877906944}},\n"
 	"    {\"scenario\": \"split\", \"phase\": \"touch\", \"iteration\": 0, \"wall_ns\": 0, "
-	"\"counts\": {}}\n"
+	"\"start_ns\": 0, \"counts\": {}}\n"
 	"  ]\n"
 	"}\n";
 
@@ -89,6 +90,7 @@ void test_load_output(void)
 	if (!ASSERT_TRUE(p, "add"))
 		goto out;
 	p->wall_ns = 1500000;
+	p->start_ns = 86400000000123ULL;
 	counts_set(&p->counts, LC_PAGES_CLEARED, 4096);
 	counts_set(&p->counts, LC_CLEAR_IOCTLS, 64);
 	p = results_add(&r, SC_EMPTY_UNMAP, "sparse-delete", 2);

@@ -139,6 +139,7 @@ struct load_phase {
 	const char *phase; /* a string literal */
 	unsigned int iteration;
 	uint64_t wall_ns;
+	uint64_t start_ns; /* CLOCK_MONOTONIC when the operation began (0 in unit tests) */
 	struct load_counts counts;
 };
 

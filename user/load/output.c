@@ -12,7 +12,8 @@
  *                write the range again after each madvise), "eager_split_bytes", "sparse_bytes",
  *                "timeout_s" },
  *   "status": "ok" | "error", "exit_code": N, "error": message (only when status is "error"),
- *   "phases": [ { "scenario", "phase", "iteration", "wall_ns", "counts": { KEY: N, ... } } ]
+ *   "phases": [ { "scenario", "phase", "iteration", "wall_ns", "start_ns",
+ *                 "counts": { KEY: N, ... } } ]
  * }
  * Only the counts a phase reports are present (see load_count_names); a count that is present
  * is exact, even when it is 0.
@@ -211,8 +212,10 @@ void results_json(const struct load_results *r, FILE *f)
 		fprintf(f, "%s\n    {\"scenario\": \"%s\", \"phase\": ", i ? "," : "",
 			scenario_name(p->scenario));
 		json_str(f, p->phase);
-		fprintf(f, ", \"iteration\": %u, \"wall_ns\": %" PRIu64 ", \"counts\": {",
-			p->iteration, p->wall_ns);
+		fprintf(f,
+			", \"iteration\": %u, \"wall_ns\": %" PRIu64 ", \"start_ns\": %" PRIu64
+			", \"counts\": {",
+			p->iteration, p->wall_ns, p->start_ns);
 		for (k = 0; k < LC_NR; k++) {
 			if (!(p->counts.set & (1U << k)))
 				continue;

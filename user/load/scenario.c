@@ -34,6 +34,17 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * The phase's operation ran from t0 to now. start_ns is CLOCK_MONOTONIC, the clock kvmwalk
+ * record's meta.start_monotonic_ns is on: report --timeline and the checks place phases in the
+ * recording's intervals with it.
+ */
+static void phase_end(struct load_phase *p, uint64_t t0)
+{
+	p->start_ns = t0;
+	p->wall_ns = now_ns() - t0;
+}
+
 static struct load_phase *phase(struct ctx *c, const char *name, unsigned int iter)
 {
 	struct load_phase *p = results_add(c->r, c->sc, name, iter);
@@ -83,7 +94,7 @@ static int guest_write(struct ctx *c, const char *name, unsigned int iter, int k
 	progress(c, name, iter);
 	t0 = now_ns();
 	err = vm__run(c->vm, c->o->mem / SZ_4K, value);
-	p->wall_ns = now_ns() - t0;
+	phase_end(p, t0);
 	if (err)
 		return err;
 	n = count_value(c, value);
@@ -122,7 +133,7 @@ static int set_logging(struct ctx *c, bool on, unsigned int iter)
 	progress(c, name, iter);
 	t0 = now_ns();
 	err = vm__set_data_flags(c->vm, on ? KVM_MEM_LOG_DIRTY_PAGES : 0);
-	p->wall_ns = now_ns() - t0;
+	phase_end(p, t0);
 	counts_set(&p->counts, LC_SLOT_PAGES, c->pages);
 	return err;
 }
@@ -140,7 +151,7 @@ static int dirty_get(struct ctx *c, unsigned int iter, uint64_t want)
 	memset(c->bitmap, 0, bitmap_bytes(c->pages));
 	t0 = now_ns();
 	err = vm__get_dirty_log(c->vm, c->bitmap);
-	p->wall_ns = now_ns() - t0;
+	phase_end(p, t0);
 	if (err)
 		return err;
 	n = bitmap_weight(c->bitmap, c->pages);
@@ -171,7 +182,7 @@ static int dirty_clear(struct ctx *c, unsigned int iter)
 	for (first = 0; first < c->pages && !err; first += chunk, calls++)
 		err = vm__clear_dirty_log(c->vm, c->bitmap, first,
 					  first + chunk > c->pages ? c->pages - first : chunk);
-	p->wall_ns = now_ns() - t0;
+	phase_end(p, t0);
 	counts_set(&p->counts, LC_CLEAR_IOCTLS, calls);
 	counts_set(&p->counts, LC_PAGES_CLEARED, cleared);
 	if (!err && calls != plan_chunks(c->pages, chunk))
@@ -195,7 +206,7 @@ static int slot_op(struct ctx *c, const char *name, unsigned int iter)
 			  : vm__delete_sparse_slot(c->vm);
 	else
 		err = add ? vm__add_data_slot(c->vm) : vm__delete_data_slot(c->vm);
-	p->wall_ns = now_ns() - t0;
+	phase_end(p, t0);
 	counts_set(&p->counts, add ? LC_SLOTS_ADDED : LC_SLOTS_DELETED, 1);
 	if (sparse)
 		counts_set(&p->counts, LC_SPARSE_BYTES, c->o->sparse);
@@ -300,7 +311,7 @@ static int run_invalidate(struct ctx *c)
 		progress(c, "invalidate", it);
 		t0 = now_ns();
 		err = madvise(c->vm->data + off, range, MADV_DONTNEED);
-		p->wall_ns = now_ns() - t0;
+		phase_end(p, t0);
 		if (err) {
 			err = load_fail(EXIT_MEMORY,
 					"madvise(MADV_DONTNEED) at offset %" PRIu64 ": %s", off,
@@ -326,7 +337,7 @@ static int run_invalidate(struct ctx *c)
 		value = new_value(c);
 		t0 = now_ns();
 		err = vm__run(c->vm, c->o->mem / SZ_4K, value);
-		p->wall_ns = now_ns() - t0;
+		phase_end(p, t0);
 		if (err)
 			break;
 		counts_set(&p->counts, LC_PAGES_WRITTEN, count_value(c, value));
@@ -395,7 +406,7 @@ static int run_empty_unmap(struct ctx *c)
 	progress(c, "guest-start", 0);
 	t0 = now_ns();
 	err = vm__run(c->vm, 0, new_value(c));
-	p->wall_ns = now_ns() - t0;
+	phase_end(p, t0);
 	counts_set(&p->counts, LC_PAGES_WRITTEN, 0);
 	for (it = 1; it <= c->o->iterations && !err; it++) {
 		uint64_t off, calls = 0;
@@ -410,7 +421,7 @@ static int run_empty_unmap(struct ctx *c)
 				    MADV_DONTNEED))
 				err = load_fail(EXIT_MEMORY, "madvise(MADV_DONTNEED): %s",
 						strerror(errno));
-		p->wall_ns = now_ns() - t0;
+		phase_end(p, t0);
 		counts_set(&p->counts, LC_MADVISE_CALLS, calls);
 		counts_set(&p->counts, LC_BYTES_INVALIDATED, total);
 		err = err ?: slot_op(c, "slot-delete", it);

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `kvmwalk report --timeline` (text, --csv, --plot, the JSON intervals) and the interval
+ * snapshots of `record --interval`, byte for byte against goldens, from a real recording:
+ * fixtures/timeline/split-7.3-vhe.json is the rec.json of `scripts/vmtest --arch arm64 --kernel
+ * 7.3 --mode vhe --case kw-timeline` (kvmwalk record --interval 1 around kvmwalk-load
+ * --scenario split, 2 iterations; .load.json next to it is kvmwalk-load's own output of that
+ * run: the dirty-log-enable phases are at 0.26 s and 1.39 s, the gets at 1.34 s and 2.60 s).
+ * To refresh it, run that case and copy its rec.json and load.json here, then
+ * KW_UPDATE_GOLDEN=1 and read the goldens.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "test.h"
+#include "timeline.h"
+
+#define FIXTURE "fixtures/timeline/split-7.3-vhe.json"
+
+void kw_test_recording_fixture(struct kw_recording *r);
+
+typedef int (*printer)(FILE *f, const struct kw_recording *r);
+
+static int text(FILE *f, const struct kw_recording *r)
+{
+	return kw_timeline_text(f, r, "split-7.3-vhe.json");
+}
+
+static int svg(FILE *f, const struct kw_recording *r)
+{
+	return kw_timeline_svg(f, r, "split-7.3-vhe.json");
+}
+
+static char *print(const struct kw_recording *r, printer fn, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	if (fn(f, r)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static bool golden(const struct kw_recording *r, printer fn, const char *name, size_t width)
+{
+	size_t len = 0;
+	char *buf = print(r, fn, &len);
+	bool ok = ASSERT_TRUE(buf, name) && ASSERT_GOLDEN(buf, len, name);
+
+	for (const char *p = buf; ok && width && *p;) {
+		size_t n = strcspn(p, "\n");
+
+		ok = ASSERT_TRUE(n <= width, name);
+		p += n + (p[n] == '\n');
+	}
+	free(buf);
+	return ok;
+}
+
+/* Every member of the intervals sums to the recording's total: nothing lost between reads. */
+static void sums(const struct kw_recording *r)
+{
+	__u64 calls[KW_NR_PROBES] = {}, ns[KW_NR_PROBES] = {}, c[KW_NR_COUNTERS] = {};
+	__u64 v[KW_NR_VISITS] = {}, dlog = 0, measured = 0;
+
+	for (size_t i = 0; i < r->nintervals; i++) {
+		const struct kw_interval *iv = &r->intervals[i];
+
+		ASSERT_TRUE(iv->full, "intervals with counters");
+		for (int p = 0; p < KW_NR_PROBES; p++) {
+			calls[p] += iv->calls[p];
+			ns[p] += iv->ns[p];
+		}
+		for (int k = 0; k < KW_NR_COUNTERS; k++)
+			c[k] += iv->counters[k];
+		for (int k = 0; k < KW_NR_VISITS; k++)
+			v[k] += iv->visits[k];
+		dlog += iv->dirty_log_ioctls;
+		measured += iv->measured_ns;
+	}
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		ASSERT_EQ(calls[p], r->funcs[p].calls, kw_probes[p].name);
+		ASSERT_EQ(ns[p], r->funcs[p].dur.sum, kw_probes[p].name);
+	}
+	for (int k = 0; k < KW_NR_COUNTERS; k++)
+		ASSERT_EQ(c[k], r->counters[k], kw_counter_names[k]);
+	for (int k = 0; k < KW_NR_VISITS; k++)
+		ASSERT_EQ(v[k], r->visits[k], "visits");
+	/* the two KVM_GET_DIRTY_LOG calls of the two iterations (kvmwalk-load's get_ioctls) */
+	ASSERT_EQ(kw_dirty_log_ioctls(r), 2, "dirty-log ioctls of the recording");
+	ASSERT_EQ(dlog, 2, "dirty-log ioctls of the intervals");
+	ASSERT_EQ(measured, r->overhead.measured_ns, "measured_ns");
+	ASSERT_EQ(r->intervals[0].visits[KW_VISIT_IDX(KW_W_SPLIT, 3, KW_O_SPLIT)], 8,
+		  "iteration 0's 8 blocks split in the first interval");
+	ASSERT_EQ(r->intervals[1].dirty_log_ioctls, 1, "iteration 0's get in the second");
+}
+
+/* member by member: the padding after full is not compared */
+static bool same(const struct kw_interval *x, const struct kw_interval *y)
+{
+	return x->t == y->t && x->full == y->full &&
+	       !memcmp(x->calls, y->calls, sizeof(x->calls)) && !memcmp(x->ns, y->ns, sizeof(x->ns)) &&
+	       !memcmp(x->counters, y->counters, sizeof(x->counters)) &&
+	       !memcmp(x->visits, y->visits, sizeof(x->visits)) &&
+	       x->dirty_log_ioctls == y->dirty_log_ioctls && x->measured_ns == y->measured_ns;
+}
+
+/* record's snapshots: differences of cumulative reads, the dirty-log rows by ioctl name */
+static void delta(void)
+{
+	struct kw_recording cur = {};
+	struct kw_interval last = {}, iv = {};
+	struct kw_trig get = { .probe = KW_P_VM_IOCTL, .trigger = KW_T_IOCTL, .calls = 3 };
+	struct kw_trig other = get;
+
+	snprintf(get.ioctl, sizeof(get.ioctl), "KVM_CLEAR_DIRTY_LOG");
+	snprintf(other.ioctl, sizeof(other.ioctl), "KVM_SET_USER_MEMORY_REGION");
+	kw_recording_add_trig(&cur, &get);
+	kw_recording_add_trig(&cur, &other);
+	/* a walk inside the clear: not an ioctl of its own */
+	get.probe = KW_P_PGT_WALK;
+	kw_recording_add_trig(&cur, &get);
+	cur.funcs[KW_P_PGT_WALK].calls = 10;
+	cur.counters[KW_C_EMPTY_FLUSHES] = 4;
+	cur.visits[5] = 7;
+	kw_interval_delta(&iv, &cur, &last);
+	ASSERT_EQ(iv.dirty_log_ioctls, 3, "dirty-log ioctls");
+	ASSERT_EQ(iv.calls[KW_P_PGT_WALK], 10, "calls");
+	cur.funcs[KW_P_PGT_WALK].calls = 15;
+	cur.counters[KW_C_EMPTY_FLUSHES] = 4;
+	cur.visits[5] = 9;
+	cur.trigs[0].calls = 5;
+	kw_interval_delta(&iv, &cur, &last);
+	ASSERT_TRUE(iv.full, "full");
+	ASSERT_EQ(iv.calls[KW_P_PGT_WALK], 5, "calls, second interval");
+	ASSERT_EQ(iv.counters[KW_C_EMPTY_FLUSHES], 0, "counter, second interval");
+	ASSERT_EQ(iv.visits[5], 2, "visits, second interval");
+	ASSERT_EQ(iv.dirty_log_ioctls, 2, "dirty-log ioctls, second interval");
+	kw_recording_free(&cur);
+}
+
+/* Intervals from before they carried counters: calls and ns only, "-" for the rest. */
+static void old_intervals(void)
+{
+	struct kw_recording r;
+	struct kw_tl_row row;
+	size_t len;
+	char *buf;
+
+	kw_test_recording_fixture(&r);
+	kw_timeline_row(&r, 1, &row);
+	ASSERT_NEAR(row.len, 0.5, 1e-9, "length from the t differences");
+	ASSERT_NEAR(row.v[KW_TL_WALKS], 5402, 0, "walks");
+	ASSERT_TRUE(isnan(row.v[KW_TL_FLUSHES]) && isnan(row.v[KW_TL_WALK_NS]), "not measured");
+	buf = print(&r, text, &len);
+	if (ASSERT_TRUE(buf, "old text"))
+		ASSERT_TRUE(strstr(buf, "\n    1.00      10804          0          -          -"
+					"          -          -\n"),
+			    "old: - for what it cannot say");
+	free(buf);
+	kw_recording_free(&r);
+}
+
+void test_timeline(void)
+{
+	struct kw_recording r, back;
+	char err[256], *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	FILE *f;
+
+	if (!ASSERT_EQ(kw_recording_load(&r, FIXTURE, err, sizeof(err)), 0, FIXTURE))
+		return;
+	ASSERT_EQ(r.nintervals, 3, "intervals of the fixture");
+	sums(&r);
+	golden(&r, text, "timeline-split.txt", 80);
+	golden(&r, kw_timeline_csv, "timeline-split.csv", 0);
+	golden(&r, svg, "timeline-split.svg", 0);
+
+	/* written and read back, the intervals are the same, byte for byte */
+	f = open_memstream(&a, &alen);
+	if (ASSERT_TRUE(f, "memstream")) {
+		ASSERT_EQ(kw_recording_write(&r, f), 0, "write");
+		fclose(f);
+		if (ASSERT_EQ(kw_recording_parse(&back, a, err, sizeof(err)), 0, "parse")) {
+			ASSERT_EQ(back.nintervals, r.nintervals, "intervals back");
+			for (size_t i = 0; i < r.nintervals && i < back.nintervals; i++)
+				ASSERT_TRUE(same(&back.intervals[i], &r.intervals[i]),
+					    "interval back");
+			ASSERT_EQ(back.meta.start_monotonic_ns, 20576006288ULL, "start");
+			f = open_memstream(&b, &blen);
+			if (ASSERT_TRUE(f, "memstream"))
+				kw_recording_write(&back, f), fclose(f);
+			ASSERT_TRUE(alen == blen && !memcmp(a, b, alen), "the same JSON again");
+			kw_recording_free(&back);
+		}
+	}
+	free(a);
+	free(b);
+	kw_recording_free(&r);
+	delta();
+	old_intervals();
+}

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0
+# kvmwalk record --interval 1 around kvmwalk-load --scenario split: the intervals must place the
+# eager-split burst in the dirty-log-enable phases (kvmwalk-load's start_ns, on the recording's
+# clock) and sum to the recording's totals; report --timeline, --csv and --plot show them.
+kvmwalk record --interval 1 -o rec.json -- kvmwalk-load --scenario=split --vcpus=2 --mem=8M \
+	--backing=thp --iterations=2 --eager-split=2M --json=load.json >table.txt 2>record.err
+echo $? >record.rc
+kvmwalk report --timeline rec.json >timeline.txt 2>timeline.err
+echo $? >timeline.rc
+kvmwalk report --csv rec.json >timeline.csv 2>>timeline.err
+echo $? >csv.rc
+kvmwalk report --timeline --plot timeline.svg rec.json >/dev/null 2>>timeline.err
+echo $? >plot.rc
+kvmwalk report --json rec.json >report.json 2>>timeline.err
+echo $? >json.rc

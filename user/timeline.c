@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `kvmwalk report --timeline`: what an operator reads during a migration, one row per
+ * `record --interval` snapshot: walks, split visits, range TLB flushes, empty flushes,
+ * dirty-log ioctls and the time in walks, each per second of the interval's own length (the
+ * last interval is partial: its length is the difference of its t and the one before).
+ * Text (80 columns), CSV (the rates, the raw counts, then every probe, counter and visit of
+ * the interval), JSON (report --json's "intervals") and an SVG with one panel per column.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report.h"
+#include "svg.h"
+#include "timeline.h"
+
+static const struct {
+	const char *head; /* text column and SVG panel */
+	const char *csv;  /* CSV: the raw count; the rate is csv_rate */
+	const char *csv_rate;
+	const char *what;   /* the header's line: what is counted */
+	const char *colour; /* SVG */
+} cols[KW_TL_NR] = {
+	[KW_TL_WALKS] = { "walks/s", "walks", "walks_per_s",
+			  "kvm_pgtable_walk calls (x86: tdp_mmu_zap_leafs, fast_page_fault)",
+			  "#1f77b4" },
+	[KW_TL_SPLIT] = { "split/s", "split_visits", "split_visits_per_s",
+			  "stage2_split_walker visits", "#2ca02c" },
+	[KW_TL_FLUSHES] = { "flush/s", "flushes", "flushes_per_s",
+			    "range TLB flushes (every enclosing operation)", "#9467bd" },
+	[KW_TL_EMPTY] = { "empty/s", "empty_flushes", "empty_flushes_per_s",
+			  "range TLB flushes by unmaps that cleared no leaf", "#d62728" },
+	[KW_TL_DLOG] = { "dlog/s", "dirty_log_ioctls", "dirty_log_ioctls_per_s",
+			 "dirty-log ioctls: KVM_GET_DIRTY_LOG, KVM_CLEAR_DIRTY_LOG", "#ff7f0e" },
+	[KW_TL_WALK_NS] = { "walk ms/s", "walk_ns", "walk_ms_per_s",
+			    "ms in outermost walks per s (1000: one CPU busy)", "#8c564b" },
+};
+
+static bool attached(const struct kw_recording *r, int p)
+{
+	return kw_plan_attached(&r->plan[p]);
+}
+
+/*
+ * What the row counts, NAN where the recording cannot say: the probe was not attached, or the
+ * interval was recorded before intervals carried counters (!full: only calls and ns).
+ */
+void kw_timeline_row(const struct kw_recording *r, size_t i, struct kw_tl_row *row)
+{
+	const struct kw_interval *iv = &r->intervals[i];
+	bool flushes = attached(r, KW_P_TLB_FLUSH_RANGE) || attached(r, KW_P_HYP_FLUSH_RANGE);
+	double n = 0;
+	bool walks = attached(r, KW_P_PGT_WALK) || attached(r, KW_P_TDP_ZAP_LEAFS) ||
+		     attached(r, KW_P_FAST_PF);
+
+	row->t = iv->t;
+	row->len = iv->t - (i ? r->intervals[i - 1].t : 0);
+	row->v[KW_TL_WALKS] = NAN;
+	if (walks)
+		row->v[KW_TL_WALKS] = (double)iv->calls[KW_P_PGT_WALK] +
+				      iv->calls[KW_P_TDP_ZAP_LEAFS] + iv->calls[KW_P_FAST_PF];
+	row->v[KW_TL_SPLIT] = attached(r, KW_P_SPLIT_WALKER) ? iv->calls[KW_P_SPLIT_WALKER] : NAN;
+	/* the flush counters count the primary flush probe only: no flush is counted twice */
+	for (int e = 0; e < KW_NR_ENCL; e++)
+		n += iv->counters[KW_C_FLUSH_ENCL + e];
+	row->v[KW_TL_FLUSHES] = iv->full && flushes ? n : NAN;
+	row->v[KW_TL_EMPTY] = iv->full && flushes ? iv->counters[KW_C_EMPTY_FLUSHES] : NAN;
+	row->v[KW_TL_DLOG] = iv->full && attached(r, KW_P_VM_IOCTL) ? iv->dirty_log_ioctls : NAN;
+	row->v[KW_TL_WALK_NS] = iv->full ? iv->measured_ns : NAN;
+}
+
+/* The rate shown for column c: per second, and ms per s for the walk time. */
+static double rate(const struct kw_tl_row *row, int c)
+{
+	if (isnan(row->v[c]) || row->len <= 0)
+		return NAN;
+	return row->v[c] / row->len / (c == KW_TL_WALK_NS ? 1e6 : 1);
+}
+
+/* At most 10 columns: "-", "0", "<0.01", "0.52", "12.3", "4096", "1.23M". */
+static void fmt_rate(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v == 0)
+		snprintf(buf, len, "0");
+	else if (v < 0.01)
+		snprintf(buf, len, "<0.01");
+	else if (v < 1e6)
+		snprintf(buf, len, "%.*f", v < 10 ? 2 : v < 100 ? 1 : 0, v);
+	else
+		kw_fmt_count(buf, len, v);
+}
+
+int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
+{
+	double tot[KW_TL_NR] = {}, len = 0;
+	char b[32];
+	bool dash = false;
+
+	fprintf(f, "kvmwalk report --timeline: %s\n", name);
+	fprintf(f, "  %-10s %s (%s%s%s)\n", "kernel", r->meta.kernel, r->meta.arch,
+		r->meta.kvm_mode[0] ? ", " : "", r->meta.kvm_mode);
+	fprintf(f, "  %-10s %zu over %.2f s, one row each: t its end (s since the start),\n"
+		   "  %-10s then per second of the interval's own length (the last is partial)\n",
+		"intervals", r->nintervals, r->nintervals ? r->intervals[r->nintervals - 1].t : 0.0,
+		"");
+	for (int c = 0; c < KW_TL_NR; c++)
+		fprintf(f, "  %-10s %s\n", cols[c].head, cols[c].what);
+	fprintf(f, "  %-10s the whole recording: its totals per second\n", "all");
+	for (size_t i = 0; i < r->nintervals; i++) {
+		struct kw_tl_row row;
+
+		kw_timeline_row(r, i, &row);
+		for (int c = 0; c < KW_TL_NR; c++) {
+			dash |= isnan(row.v[c]);
+			tot[c] += row.v[c];
+		}
+		len += row.len;
+	}
+	if (dash)
+		fprintf(f, "  %-10s not measured: the probe was not attached, or the recording's\n"
+			   "  %-10s intervals predate counters (calls and time only)\n",
+			"-", "");
+	fprintf(f, "\n%8s", "t s");
+	for (int c = 0; c < KW_TL_NR; c++)
+		fprintf(f, " %10s", cols[c].head);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nintervals; i++) {
+		struct kw_tl_row row;
+
+		kw_timeline_row(r, i, &row);
+		fprintf(f, "%8.2f", row.t);
+		for (int c = 0; c < KW_TL_NR; c++) {
+			fmt_rate(b, sizeof(b), rate(&row, c));
+			fprintf(f, " %10s", b);
+		}
+		fputc('\n', f);
+	}
+	/* the whole recording, per second of its length: the report's totals / its duration */
+	fprintf(f, "%8s", "all");
+	for (int c = 0; c < KW_TL_NR; c++) {
+		struct kw_tl_row all = { .len = len };
+
+		all.v[c] = tot[c];
+		fmt_rate(b, sizeof(b), rate(&all, c));
+		fprintf(f, " %10s", b);
+	}
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- CSV ------------------------------------------------------------------------------------- */
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputc(',', f);
+	else
+		fprintf(f, ",%.9g", v);
+}
+
+static void csv_u64(FILE *f, bool known, __u64 v)
+{
+	if (known)
+		fprintf(f, ",%llu", (unsigned long long)v);
+	else
+		fputc(',', f);
+}
+
+/* visits are those of the arm64 walkers: x86 recordings leave them out */
+static bool has_visits(const struct kw_recording *r)
+{
+	return !strcmp(r->meta.arch, "arm64");
+}
+
+static void csv_header(FILE *f, const struct kw_recording *r)
+{
+	fprintf(f, "t_s,length_s");
+	for (int c = 0; c < KW_TL_NR; c++)
+		fprintf(f, ",%s", cols[c].csv_rate);
+	for (int c = 0; c < KW_TL_NR; c++)
+		fprintf(f, ",%s", cols[c].csv);
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		if (kw_probe_in_arch(p, r->meta.arch))
+			fprintf(f, ",%s_calls,%s_ns", kw_probes[p].name, kw_probes[p].name);
+	for (int k = 0; k < KW_NR_COUNTERS; k++)
+		fprintf(f, ",%s", kw_counter_names[k]);
+	for (int w = 0; w < KW_NR_WALKERS && has_visits(r); w++)
+		for (int l = 0; l < KW_NR_LEVELS; l++)
+			for (int o = 0; o < KW_NR_OUTCOMES; o++)
+				fprintf(f, ",%s_l%d_%s", kw_walker_names[w], l - 1,
+					kw_outcome_name(w, o));
+	fputc('\n', f);
+}
+
+int kw_timeline_csv(FILE *f, const struct kw_recording *r)
+{
+	csv_header(f, r);
+	for (size_t i = 0; i < r->nintervals; i++) {
+		const struct kw_interval *iv = &r->intervals[i];
+		struct kw_tl_row row;
+
+		kw_timeline_row(r, i, &row);
+		fprintf(f, "%.9g,%.9g", row.t, row.len);
+		for (int c = 0; c < KW_TL_NR; c++)
+			csv_num(f, rate(&row, c));
+		for (int c = 0; c < KW_TL_NR; c++)
+			csv_num(f, row.v[c]);
+		for (int p = 0; p < KW_NR_PROBES; p++)
+			if (kw_probe_in_arch(p, r->meta.arch))
+				fprintf(f, ",%llu,%llu", (unsigned long long)iv->calls[p],
+					(unsigned long long)iv->ns[p]);
+		for (int k = 0; k < KW_NR_COUNTERS; k++)
+			csv_u64(f, iv->full, iv->counters[k]);
+		for (int v = 0; v < KW_NR_VISITS && has_visits(r); v++)
+			csv_u64(f, iv->full, iv->visits[v]);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------------------------ */
+
+json_t *kw_timeline_json(const struct kw_recording *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < r->nintervals; i++) {
+		json_t *o = kw_interval_json(&r->intervals[i]), *rates = json_object();
+		struct kw_tl_row row;
+
+		kw_timeline_row(r, i, &row);
+		json_object_set_new(o, "length_s", json_real(row.len));
+		/* null: not measured (as "-" in the text) */
+		for (int c = 0; c < KW_TL_NR; c++)
+			json_object_set_new(rates, cols[c].csv_rate,
+					    isnan(rate(&row, c)) ? json_null()
+								 : json_real(rate(&row, c)));
+		json_object_set_new(o, "rates", rates);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* ---- SVG: one panel per measured column, a step per interval, a shared time axis ------------- */
+
+#define W 760
+#define LEFT 70
+#define RIGHT 24
+#define TOP 58
+#define PANEL_H 112
+#define PLOT_Y 24 /* the plot box below the panel's title */
+#define PLOT_H 64
+#define PW (W - LEFT - RIGHT)
+
+/* The smallest 1, 2 or 5 times a power of ten that is >= v (v > 0). */
+static double nice_ceil(double v)
+{
+	double p = pow(10, floor(log10(v))), m = v / p;
+
+	/* 1e-9: the floating point of v / p must not turn an exact 2 into 5 */
+	return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
+}
+
+static double x_of(double t, double tmax)
+{
+	return LEFT + t / tmax * PW;
+}
+
+static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, double tmax)
+{
+	double y0 = TOP + idx * PANEL_H, top = y0 + PLOT_Y, base = top + PLOT_H, max = 0, ymax;
+	double step = nice_ceil(tmax / 8);
+	char b[32];
+
+	for (size_t i = 0; i < r->nintervals; i++) {
+		struct kw_tl_row row;
+
+		kw_timeline_row(r, i, &row);
+		if (!isnan(rate(&row, c)))
+			max = fmax(max, rate(&row, c));
+	}
+	ymax = max > 0 ? nice_ceil(max) : 1;
+	fprintf(f, "<g>\n<text x=\"%d\" y=\"%.0f\"><tspan font-weight=\"bold\">%s</tspan> ", LEFT,
+		y0 + 16, cols[c].head);
+	kw_svg_text(f, cols[c].what);
+	fmt_rate(b, sizeof(b), max);
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">"
+		   "max %s</text>\n",
+		W - RIGHT, y0 + 16, b);
+	fprintf(f,
+		"<rect x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"none\" "
+		"stroke=\"#999\"/>\n",
+		LEFT, top, PW, PLOT_H);
+	/* the y axis: 0, half and the top of the scale */
+	for (int k = 0; k <= 2; k++) {
+		double y = base - k * PLOT_H / 2.0;
+
+		/* the scale's round numbers: 2.5, not 2.50 */
+		if (ymax * k / 2 < 1e6)
+			snprintf(b, sizeof(b), "%g", ymax * k / 2);
+		else
+			kw_fmt_count(b, sizeof(b), ymax * k / 2);
+		if (k == 1)
+			fprintf(f,
+				"<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" "
+				"stroke=\"#eee\"/>\n",
+				LEFT, y, W - RIGHT, y);
+		fprintf(f,
+			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">%s"
+			"</text>\n",
+			LEFT - 5, y + 4, b);
+	}
+	/* the time axis: a tick every 1, 2 or 5 x 10^n s, at most 8 of them */
+	for (int k = 0; k * step <= tmax * (1 + 1e-9); k++) {
+		double x = x_of(k * step, tmax);
+
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"11\">%g"
+			"</text>\n",
+			x, top, x, base, x, base + 13, k * step);
+	}
+	/* one step per interval: its rate over its length */
+	fprintf(f, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\" d=\"M%.1f %.1f",
+		cols[c].colour, cols[c].colour, x_of(0, tmax), base);
+	for (size_t i = 0; i < r->nintervals; i++) {
+		struct kw_tl_row row;
+		double v;
+
+		kw_timeline_row(r, i, &row);
+		v = rate(&row, c);
+		fprintf(f, "V%.1fH%.1f", base - (isnan(v) ? 0 : v / ymax * PLOT_H),
+			x_of(row.t, tmax));
+	}
+	fprintf(f, "V%.1fZ\"/>\n</g>\n", base);
+}
+
+int kw_timeline_svg(FILE *f, const struct kw_recording *r, const char *name)
+{
+	double tmax = r->nintervals ? r->intervals[r->nintervals - 1].t : 0;
+	int np = 0, idx = 0, h;
+	bool measured[KW_TL_NR] = {};
+	const char *base;
+	char title[64];
+
+	if (!(tmax > 0))
+		tmax = 1;
+	for (size_t i = 0; i < r->nintervals; i++) {
+		struct kw_tl_row row;
+
+		kw_timeline_row(r, i, &row);
+		for (int c = 0; c < KW_TL_NR; c++)
+			measured[c] |= !isnan(row.v[c]);
+	}
+	for (int c = 0; c < KW_TL_NR; c++)
+		np += measured[c];
+	h = TOP + np * PANEL_H + 18;
+	kw_svg_begin(f, W, h);
+	/* the file's name without its folders: a long path would run off the page */
+	base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">kvmwalk report --timeline: ", LEFT);
+	snprintf(title, sizeof(title), "%s", base);
+	kw_svg_text(f, title);
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"40\" font-size=\"11\">", LEFT);
+	kw_svg_text(f, r->meta.kernel);
+	fprintf(f, " %s %s; %zu intervals, each a step: its count per second of its length; "
+		   "t: s since the start</text>\n",
+		r->meta.arch, r->meta.kvm_mode, r->nintervals);
+	for (int c = 0; c < KW_TL_NR; c++)
+		if (measured[c])
+			svg_panel(f, r, c, idx++, tmax);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">t (s)</text>\n",
+		LEFT + PW / 2, h - 4);
+	kw_svg_end(f);
+	return ferror(f) ? -EIO : 0;
+}
