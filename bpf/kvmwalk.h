@@ -135,7 +135,15 @@ enum kw_counter {
 	KW_C_ZAP_YIELDS,    /* tdp_mmu_zap_leafs iterations that yielded mmu_lock */
 	KW_C_UNDECIDED_FULL, /* --vm: program runs of a tgid not counted, kw_undecided full */
 	KW_C_PF_RET,	    /* KW_NR_PF_RET counters: fast_page_fault return codes by value */
-	KW_NR_COUNTERS = KW_C_PF_RET + KW_NR_PF_RET,
+	/*
+	 * tdp_mmu_zap_leafs calls seen from entry to exit, so their own leaves zapped and 4 KiB
+	 * visits are known; added after the return codes so that older indexes keep their values.
+	 */
+	KW_C_ZAP_CALLS = KW_C_PF_RET + KW_NR_PF_RET,
+	KW_C_ZAP_EMPTY,		  /* of them, zaps that made no present leaf non-present */
+	KW_C_ZAP_EMPTY_VISITS_4K, /* 4 KiB entries visited by those (as KW_C_ZAP_VISITS_4K) */
+	KW_C_ZAP_EMPTY_NS,	  /* time in those */
+	KW_NR_COUNTERS,
 };
 
 /* What caused a probed call. */

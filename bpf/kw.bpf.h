@@ -114,7 +114,7 @@ struct {
  * inserted and deleted around every call cost 90 ns of a 216 ns probe, docs/performance.md).
  * Since the state outlives the calls, every field is either guarded by what says it is in flight
  * (start[] by busy, walk_*[] by walk_depth, ioctl_cmd by ioctl_depth, split_* by busy, fault_lock
- * by fault_depth), set on entry before it is read (unmap_*, flush_pages), or reset by
+ * by fault_depth), set on entry before it is read (unmap_*, flush_pages, zap_*), or reset by
  * kw_task_put() when nothing is in flight any more (last_op: it only means something to a flush
  * inside the same outer call).
  */
@@ -139,6 +139,9 @@ struct kw_task {
 	__u32 split_block;
 	__u64 flush_pages; /* pages of the range flush in flight */
 	__u64 fault_lock;  /* &vcpu->kvm->mmu_lock of the fault in flight */
+	__u64 zap_4k;	   /* 4 KiB entries visited by the tdp_mmu_zap_leafs in flight */
+	__u32 zap_zapped;  /* present leaves it zapped */
+	__u32 zap_pad;
 };
 _Static_assert(KW_NR_PROBES <= 32, "kw_task.busy holds a bit per probe");
 

@@ -446,7 +446,9 @@ static const struct argp report_argp = {
 	.options = report_options,
 	.parser = parse_report,
 	.args_doc = "FILE",
-	.doc = "Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), the "
+	.doc = "Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), its "
+	       "findings (each waste the recording proves, with its count, time and share, and the "
+	       "bundled change in patches/ that removes it; what was checked when none), the "
 	       "attach plan, per function calls, total, mean, p50/p90/p99/max and a histogram, walks "
 	       "by callback, visits by level and outcome, flushes per unmap and empty flushes, calls "
 	       "per trigger, and the probes' own cost. Text fits 80 columns.\n\n"
@@ -460,6 +462,7 @@ static const struct argp report_argp = {
 	       "\vExamples:\n"
 	       "  kvmwalk report split.json\n"
 	       "  kvmwalk report split.json --json | jq .visits\n"
+	       "  kvmwalk report split.json --json | jq '.findings[] | [.kind, .count]'\n"
 	       "  kvmwalk record --interval 1 -o mig.json --pid $(pidof qemu-system-aarch64)\n"
 	       "  kvmwalk report --timeline mig.json\n"
 	       "  kvmwalk report --csv mig.json > mig.csv\n"

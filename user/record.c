@@ -46,6 +46,10 @@ const char *const kw_counter_names[KW_NR_COUNTERS] = {
 	[KW_C_PF_RET + 5] = "fast_pf_ret_5",
 	[KW_C_PF_RET + 6] = "fast_pf_ret_6",
 	[KW_C_PF_RET + 7] = "fast_pf_ret_other",
+	[KW_C_ZAP_CALLS] = "zap_calls",
+	[KW_C_ZAP_EMPTY] = "zap_empty_calls",
+	[KW_C_ZAP_EMPTY_VISITS_4K] = "zap_empty_4k_visits",
+	[KW_C_ZAP_EMPTY_NS] = "zap_empty_ns",
 };
 
 const char *const kw_trigger_names[KW_NR_TRIGGERS] = {

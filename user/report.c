@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "findings.h"
 #include "report.h"
 #include "timeline.h"
 
@@ -505,7 +506,12 @@ static void print_hists(FILE *f, const struct kw_recording *r)
 
 int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 {
+	struct kw_findings fs;
+
+	kw_findings_compute(r, &fs);
 	print_meta(f, r, name);
+	/* the report opens with what it found, right after saying which recording it is */
+	kw_findings_print(f, &fs);
 	print_plan(f, r);
 	print_funcs(f, r);
 	print_cbs(f, r);
@@ -535,9 +541,12 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 {
 	json_t *root = json_object(), *a = json_array(), *o;
 	const __u64 *c = r->counters;
+	struct kw_findings fs;
 	int err;
 
+	kw_findings_compute(r, &fs);
 	json_object_set_new(root, "schema", json_string("kvmwalk-report/1"));
+	json_object_set_new(root, "findings", kw_findings_json(&fs));
 	json_object_set_new(root, "kernel", json_string(r->meta.kernel));
 	json_object_set_new(root, "arch", json_string(r->meta.arch));
 	json_object_set_new(root, "kvm_mode", json_string(r->meta.kvm_mode));

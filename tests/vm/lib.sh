@@ -69,3 +69,28 @@ nphases() { # FILE WANT
 	got=$(jq ".phases | length" "$1")
 	[ "$got" = "$2" ] || fail "$1: $got phases, want $2"
 }
+
+# finding KIND JQ-PATH: that field of the finding KIND (empty_flushes, split_level3_visits,
+# empty_zaps, teardown_walks) in `kvmwalk report --json`'s output $j (default report.json);
+# finding_in FILE KIND JQ-PATH.
+finding_in() { jq -r --arg k "$2" ".findings[] | select(.kind == \$k) | $3" "$1"; }
+finding() { finding_in "${j:-report.json}" "$@"; }
+
+# teardown_finding: kvmwalk-load's one VM (KVM_CREATE_VM type 0: the default 40-bit IPA) torn
+# down at its exit. 7.3 frees a VM's stage-2 tables in 1 GiB chunks (one stage2_free_walker walk
+# each, in the MMU notifier's release): 2^(40-30) = 1024 walks of 1 GiB, all in vm_teardown. The
+# migrate case's QEMUs add two 52-bit scratch VMs each (2 x 2^(52-30) + 1024 per QEMU). Earlier
+# kernels free a VM in one walk: no finding.
+teardown_finding() {
+	if [ "$KW_KERNEL" = 7.3 ]; then
+		eq "teardown finding" "$(finding teardown_walks .status)" found
+		eq "teardown finding: walks" "$(finding teardown_walks .count)" 1024
+		eq "teardown finding: bytes" "$(finding teardown_walks .bytes)" $((1024 << 30))
+		eq "teardown finding: VMs torn down" "$(finding teardown_walks .vms_torn_down)" 1
+		eq "teardown finding: walks in vm_teardown" \
+			"$(finding teardown_walks .vm_teardown_walks)" 1024
+	else
+		eq "teardown finding" "$(finding teardown_walks .status)" none
+		eq "teardown finding: walks" "$(finding teardown_walks .walks)" 1
+	fi
+}

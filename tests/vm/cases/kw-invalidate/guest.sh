@@ -14,3 +14,8 @@ kvmwalk record -o norefault.json -- kvmwalk-load --scenario=invalidate --vcpus=2
 	--iterations=3 --range=2M --pattern=same --refault=no --json=norefault-load.json \
 	>norefault-table.txt 2>norefault.err
 echo $? >norefault.rc
+kvmwalk report --json rec.json >report.json 2>report-json.err
+echo $? >report-json.rc
+kvmwalk report --json norefault.json >norefault-report.json 2>norefault-report.err
+echo $? >norefault-report.rc
+kvmwalk report norefault.json >norefault-report.txt 2>&1

@@ -10,3 +10,5 @@ kvmwalk record -o rec.json -- kvmwalk-load --scenario=split --vcpus=2 --mem=8M -
 echo $? >record.rc
 kvmwalk report rec.json >report.txt 2>&1
 echo $? >report.rc
+kvmwalk report --json rec.json >report.json 2>report-json.err
+echo $? >report-json.rc
