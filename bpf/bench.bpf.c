@@ -10,8 +10,9 @@
  */
 #include "kw.bpf.h"
 
-/* kw.bpf.h declares it; trigger.bpf.c defines it in kvmwalk's own object. */
+/* kw.bpf.h declares them; trigger.bpf.c defines them in kvmwalk's own object. */
 const volatile bool kw_filter_pids = false;
+const volatile bool kw_filter_vms = false;
 /* The probe index whose statistics the kvmwalk pairs update: a timed probe with a size. */
 const volatile __u32 bench_probe = KW_P_TDP_ZAP_LEAFS;
 /* The size the kvmwalk pairs record on entry, as tdp_mmu_zap_leafs records its gfn range. */
