@@ -9,3 +9,9 @@ kvmwalk-load --scenario=nested-unmap --vcpus=2 --mem=2M --iterations=1 --enter-e
 	--json=control.json >control.txt 2>control.err
 echo $? >control.rc
 dmesg | grep -m1 -o 'IPA Size Limit: [0-9]* bits' >ipa.txt
+# kvmwalk around one more run (1 madvise): every probe, visits included
+kvmwalk record -o rec.json -- kvmwalk-load --scenario=nested-unmap --vcpus=2 --mem=2M \
+	--iterations=1 --timeout=120 --json=rec-load.json >rec-table.txt 2>record.err
+echo $? >record.rc
+kvmwalk report rec.json >report.txt 2>&1
+echo $? >report.rc
