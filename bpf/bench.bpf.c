@@ -10,7 +10,7 @@
  */
 #include "kw.bpf.h"
 
-/* kw.bpf.h declares it; trigger.bpf.c defines it in kvmwalk's own object. */
+/* kw.bpf.h declares them; trigger.bpf.c defines them in kvmwalk's own object. */
 const volatile bool kw_filter_pids = false;
 const volatile bool kw_filter_vms = false;
 /* The probe index whose statistics the kvmwalk pairs update: a timed probe with a size. */

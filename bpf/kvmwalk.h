@@ -24,6 +24,7 @@ enum kw_probe {
 	KW_P_UNMAP_WALKER,    /* stage2_unmap_walker: visits */
 	KW_P_TLB_FLUSH_RANGE, /* kvm_tlb_flush_vmid_range (6.6+, EL1 in every mode): pages */
 	KW_P_HYP_FLUSH_RANGE, /* __kvm_tlb_flush_vmid_range (6.6+, VHE only): pages */
+	KW_P_NESTED_UNMAP,    /* kvm_nested_s2_unmap (nested.c, NV): duration */
 	/* x86: the TDP MMU (arch/x86/kvm/mmu/tdp_mmu.c, mmu.c) */
 	KW_P_TDP_ZAP_LEAFS,	/* tdp_mmu_zap_leafs: duration, gfns in range */
 	KW_P_TDP_UNMAP_GFN,	/* kvm_tdp_mmu_unmap_gfn_range: duration, gfns */
@@ -134,6 +135,20 @@ enum kw_counter {
 	KW_C_ZAP_VISITS_4K, /* 4 KiB entries visited by tdp_mmu_zap_leafs (tdp_iter_next) */
 	KW_C_ZAP_YIELDS,    /* tdp_mmu_zap_leafs iterations that yielded mmu_lock */
 	KW_C_UNDECIDED_FULL, /* --vm: program runs of a tgid not counted, kw_undecided full */
+	/*
+	 * kvm_pgtable_stage2_unmap calls inside kvm_nested_s2_unmap, and what they did. Counters
+	 * of their own rather than an enclosure (enum kw_encl): a flush has one enclosure, and
+	 * these flushes are unmap flushes too (flushes_in_unmap, empty_flushes include them).
+	 */
+	KW_C_NESTED_ACTIVE,	     /* kvm_nested_s2_unmap calls that made unmap calls */
+	KW_C_NESTED_ACTIVE_NS,	     /* time in them */
+	KW_C_NESTED_UNMAPS,	     /* unmap calls */
+	KW_C_NESTED_CLEARED,	     /* valid leaves they cleared */
+	KW_C_NESTED_EMPTY,	     /* unmap calls that cleared no leaf */
+	KW_C_NESTED_FLUSHES,	     /* range flushes they issued */
+	KW_C_NESTED_EMPTY_FLUSHES,   /* range flushes of the calls that cleared no leaf */
+	KW_C_NESTED_FLUSH_NS,	     /* time in their flushes */
+	KW_C_NESTED_EMPTY_FLUSH_NS,  /* time in the empty ones */
 	KW_C_PF_RET,	    /* KW_NR_PF_RET counters: fast_page_fault return codes by value */
 	/*
 	 * tdp_mmu_zap_leafs calls seen from entry to exit, so their own leaves zapped and 4 KiB

@@ -135,6 +135,8 @@ struct kw_task {
 	__u32 unmap_cleared; /* valid leaves cleared by the unmap call in flight */
 	__u32 unmap_flushes;
 	__u64 unmap_flush_ns;
+	__u32 nested_unmaps; /* unmap calls inside the kvm_nested_s2_unmap in flight */
+	__u32 pad;
 	__s32 split_level; /* kprobe mode: the split-walker visit in flight */
 	__u32 split_block;
 	__u64 flush_pages; /* pages of the range flush in flight */

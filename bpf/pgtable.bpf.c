@@ -14,6 +14,8 @@
  *   Add kvm_pgtable_stage2_split()"), kvm_tlb_flush_vmid_range and __kvm_tlb_flush_vmid_range
  *   from 6.6 (7657ea920c54 "KVM: arm64: Use TLBI range-based instructions for unmap"); before
  *   that the loader marks them unavailable and never loads these programs.
+ * - kvm_nested_s2_unmap (arch/arm64/kvm/nested.c) exists only in kernels with nested stage-2
+ *   MMUs (it arrived with them, 6.11); elsewhere the loader marks it unavailable.
  */
 #include "kw.bpf.h"
 
@@ -142,6 +144,19 @@ static __always_inline void op_exit(__u32 probe, long ret)
 		h = bpf_map_lookup_elem(&kw_unmap_cleared, &zero);
 		if (h)
 			kw_hist_add(h, t->unmap_cleared);
+		/* one 1 GiB chunk of a nested MMU's whole IPA space (stage2_apply_range) */
+		if (t->busy & (1U << KW_P_NESTED_UNMAP)) {
+			t->nested_unmaps++;
+			kw_count(KW_C_NESTED_UNMAPS, 1);
+			kw_count(KW_C_NESTED_CLEARED, t->unmap_cleared);
+			kw_count(KW_C_NESTED_FLUSHES, t->unmap_flushes);
+			kw_count(KW_C_NESTED_FLUSH_NS, t->unmap_flush_ns);
+			if (!t->unmap_cleared) {
+				kw_count(KW_C_NESTED_EMPTY, 1);
+				kw_count(KW_C_NESTED_EMPTY_FLUSHES, t->unmap_flushes);
+				kw_count(KW_C_NESTED_EMPTY_FLUSH_NS, t->unmap_flush_ns);
+			}
+		}
 	} else if (probe == KW_P_S2_WRPROTECT) {
 		t->last_op = KW_E_WRPROTECT + 1;
 	} else if (probe == KW_P_S2_SPLIT) {
@@ -158,6 +173,35 @@ KW_PROBE(kvm_pgtable_stage2_unmap, kvm_pgtable_stage2_unmap, op_enter(KW_P_S2_UN
 KW_PROBE(kvm_pgtable_stage2_wrprotect, kvm_pgtable_stage2_wrprotect,
 	 op_enter(KW_P_S2_WRPROTECT, size), op_exit(KW_P_S2_WRPROTECT, (int)ret), void *pgt,
 	 __u64 addr, __u64 size)
+
+/*
+ * void kvm_nested_s2_unmap(struct kvm *, bool may_block): with mmu_lock held for write, unmaps
+ * [0, kvm_phys_size(mmu)) of every valid nested stage-2 MMU, whatever range the caller
+ * invalidated (an MMU notifier, a memslot deletion, stage2_unmap_vm). kvm_unmap_gfn_range()
+ * calls it for every VM, so most calls return at once (no nested MMU): the calls that made
+ * unmap calls (counted by op_exit() while it is in flight) are counted apart, with their time.
+ */
+static __always_inline void nested_enter(void)
+{
+	struct kw_task *t = kw_enter(KW_P_NESTED_UNMAP, 0, false);
+
+	if (t)
+		t->nested_unmaps = 0;
+}
+
+static __always_inline void nested_exit(void)
+{
+	struct kw_task *t;
+	__u64 ns = kw_exit(KW_P_NESTED_UNMAP, 0, &t);
+
+	if (ns && t->nested_unmaps) {
+		kw_count(KW_C_NESTED_ACTIVE, 1);
+		kw_count(KW_C_NESTED_ACTIVE_NS, ns);
+	}
+	kw_exit_done(t);
+}
+
+KW_PROBE(nested_unmap, kvm_nested_s2_unmap, nested_enter(), nested_exit(), void *kvm)
 
 /* ---- per-entry callbacks --------------------------------------------------------------------- */
 

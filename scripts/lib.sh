@@ -218,7 +218,8 @@ kw_qemu_root() {
 # itself where Debian 12's QEMU 7.2 cannot: arm64 nested virtualization needs FEAT_NV2, which
 # 7.2's `-cpu max` lacks (vmtest --mode nested). qemu-system-arm, -common and -data of that
 # version, unpacked (never installed); they run with the libraries Debian 12 already has.
-# Prints the qemu-system-aarch64 path. QEMU_MODULE_DIR must point away from 7.2's modules.
+# Prints the qemu-system-aarch64 path. It still searches 7.2's module folder (QEMU_MODULE_DIR
+# does not stop that): run it with -audio none, which needs none of them.
 kw_qemu10_host() {
 	local dir=$KW_CACHE/qemu10-host tmp p ver deb
 	if [ ! -x "$dir/usr/bin/qemu-system-aarch64" ]; then

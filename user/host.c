@@ -128,8 +128,11 @@ void kw_host_arm64_mode_of(const char *log, const char *cmdline, char *mode, siz
 
 	mode[0] = 0;
 	/* "Protected nVHE mode", "Hyp nVHE mode" and "VHE mode initialized successfully": test the
-	 * longer ones first, "VHE mode" is a substring of both. */
-	if (log && strstr(log, "Protected nVHE mode initialized"))
+	 * longer ones first, "VHE mode" is a substring of both. kvm-arm.mode=nested says "VHE+NV2
+	 * mode initialized" (a VHE host whose guests get EL2). */
+	if (log && strstr(log, "VHE+NV2 mode initialized"))
+		snprintf(mode, len, "nested");
+	else if (log && strstr(log, "Protected nVHE mode initialized"))
 		snprintf(mode, len, "protected");
 	else if (log &&
 		 (strstr(log, "nVHE mode initialized") || strstr(log, "Hyp mode initialized")))

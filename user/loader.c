@@ -231,7 +231,9 @@ static void plan_probe(struct loader *l, int i, bool *ioctl_tp)
 	if (pp->func && !ks) {
 		snprintf(why, sizeof(why),
 			 "not in this kernel (/proc/kallsyms): absent or inlined");
-	} else if (i == KW_P_HYP_FLUSH_RANGE && l->kvm_mode[0] && strcmp(l->kvm_mode, "vhe")) {
+	} else if (i == KW_P_HYP_FLUSH_RANGE && l->kvm_mode[0] && strcmp(l->kvm_mode, "vhe") &&
+		   strcmp(l->kvm_mode, "nested")) {
+		/* not for nested (VHE+NV2): a VHE host, where the EL2 side is a plain call */
 		set_plan(pl, KW_MECH_UNAVAILABLE, pp->func,
 			 "runs at EL2 (%s): never called at EL1; kvm_tlb_flush_vmid_range counts",
 			 l->kvm_mode);

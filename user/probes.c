@@ -84,6 +84,12 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.what = "range TLBI at EL2, VHE only (6.6+)",
 		.func = "__kvm_tlb_flush_vmid_range", PROGS("hyp_flush"),
 	},
+	[KW_P_NESTED_UNMAP] = {
+		.name = "kvm_nested_s2_unmap", .arch = "arm64", .family = "pgtable",
+		.timed = true,
+		.what = "unmap of every valid nested MMU's whole IPA space (NV)",
+		.func = "kvm_nested_s2_unmap", PROGS("nested_unmap"),
+	},
 	/* x86: the TDP MMU (arch/x86/kvm/mmu/tdp_mmu.c, mmu.c) */
 	[KW_P_TDP_ZAP_LEAFS] = {
 		.name = "tdp_mmu_zap_leafs", .arch = "x86", .family = "tdp",

@@ -554,6 +554,55 @@ static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_o
 	       (const char *const[]){ "empty", "true", NULL }, empty_ns);
 }
 
+/*
+ * kvm_nested_s2_unmap (arm64 NV): its calls and time are in kvmwalk_function_*; these are the
+ * stage-2 unmap calls and range flushes inside it (a subset of the kvmwalk_unmap_* ones).
+ */
+static void put_nested(FILE *f, const struct kw_recording *r)
+{
+	const __u64 *c = r->counters;
+
+	if (!exported(r, KW_P_NESTED_UNMAP))
+		return;
+	family(f, "kvmwalk_nested_unmaps_total", "counter",
+	       "kvm_nested_s2_unmap calls that unmapped at least one valid nested MMU (the other "
+	       "calls, one per MMU notifier of any VM, return at once).");
+	put_u64(f, "kvmwalk_nested_unmaps_total", NULL, c[KW_C_NESTED_ACTIVE]);
+	family(f, "kvmwalk_nested_unmap_seconds_total", "counter",
+	       "Time in the kvm_nested_s2_unmap calls that unmapped a nested MMU.");
+	put_ns(f, "kvmwalk_nested_unmap_seconds_total", NULL, c[KW_C_NESTED_ACTIVE_NS]);
+	if (!exported(r, KW_P_S2_UNMAP))
+		return;
+	family(f, "kvmwalk_nested_unmap_unmap_calls_total", "counter",
+	       "kvm_pgtable_stage2_unmap calls inside kvm_nested_s2_unmap (one per 1 GiB of "
+	       "each valid nested MMU); empty=\"true\": the call cleared no leaf.");
+	put_u64(f, "kvmwalk_nested_unmap_unmap_calls_total",
+		(const char *const[]){ "empty", "false", NULL },
+		c[KW_C_NESTED_UNMAPS] - c[KW_C_NESTED_EMPTY]);
+	put_u64(f, "kvmwalk_nested_unmap_unmap_calls_total",
+		(const char *const[]){ "empty", "true", NULL }, c[KW_C_NESTED_EMPTY]);
+	family(f, "kvmwalk_nested_unmap_leaves_cleared_total", "counter",
+	       "Valid leaf entries cleared by the unmap calls inside kvm_nested_s2_unmap.");
+	put_u64(f, "kvmwalk_nested_unmap_leaves_cleared_total", NULL, c[KW_C_NESTED_CLEARED]);
+	if (!exported(r, KW_P_TLB_FLUSH_RANGE) && !exported(r, KW_P_HYP_FLUSH_RANGE))
+		return;
+	family(f, "kvmwalk_nested_unmap_tlb_flushes_total", "counter",
+	       "Range TLB flushes inside kvm_nested_s2_unmap; empty=\"true\": issued by an unmap "
+	       "call that cleared no leaf.");
+	put_u64(f, "kvmwalk_nested_unmap_tlb_flushes_total",
+		(const char *const[]){ "empty", "false", NULL },
+		c[KW_C_NESTED_FLUSHES] - c[KW_C_NESTED_EMPTY_FLUSHES]);
+	put_u64(f, "kvmwalk_nested_unmap_tlb_flushes_total",
+		(const char *const[]){ "empty", "true", NULL }, c[KW_C_NESTED_EMPTY_FLUSHES]);
+	family(f, "kvmwalk_nested_unmap_tlb_flush_seconds_total", "counter",
+	       "Time in range TLB flushes inside kvm_nested_s2_unmap, empty or not.");
+	put_ns(f, "kvmwalk_nested_unmap_tlb_flush_seconds_total",
+	       (const char *const[]){ "empty", "false", NULL },
+	       c[KW_C_NESTED_FLUSH_NS] - c[KW_C_NESTED_EMPTY_FLUSH_NS]);
+	put_ns(f, "kvmwalk_nested_unmap_tlb_flush_seconds_total",
+	       (const char *const[]){ "empty", "true", NULL }, c[KW_C_NESTED_EMPTY_FLUSH_NS]);
+}
+
 static void put_x86(FILE *f, const struct kw_recording *r)
 {
 	const __u64 *c = r->counters;
@@ -660,6 +709,7 @@ int prom_write(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 	if ((err = put_walks(f, r)))
 		return err;
 	put_arm64(f, r, o);
+	put_nested(f, r);
 	put_x86(f, r);
 	put_health(f, r, o);
 	return ferror(f) ? -EIO : 0;

@@ -318,12 +318,87 @@ static void print_unmaps(FILE *f, const struct kw_recording *r)
 			(unsigned long long)c[KW_C_FLUSH_ENCL_PAGES + e]);
 }
 
+/*
+ * kvm_nested_s2_unmap (arm64 NV): per call, every valid nested MMU's whole IPA space in 1 GiB
+ * unmap calls, each ending in a range flush. Shown where the probe attached or counted.
+ */
+static bool has_nested(const struct kw_recording *r)
+{
+	return !strcmp(r->meta.arch, "arm64") &&
+	       (attached(r, KW_P_NESTED_UNMAP) || r->funcs[KW_P_NESTED_UNMAP].calls);
+}
+
+static double per(__u64 n, __u64 d)
+{
+	return d ? (double)n / d : 0;
+}
+
+static void print_nested(FILE *f, const struct kw_recording *r)
+{
+	const __u64 *c = r->counters;
+	__u64 n = c[KW_C_NESTED_ACTIVE];
+	char t[3][16];
+
+	if (!has_nested(r))
+		return;
+	rule(f, "Nested stage-2 unmaps (kvm_nested_s2_unmap)");
+	if (!n) {
+		fprintf(f, "  %llu calls, none with a valid nested MMU to unmap\n",
+			(unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls);
+		return;
+	}
+	kw_fmt_ns(t[0], sizeof(t[0]), c[KW_C_NESTED_ACTIVE_NS]);
+	kw_fmt_ns(t[1], sizeof(t[1]), per(c[KW_C_NESTED_ACTIVE_NS], n));
+	fprintf(f, "  nested unmaps %llu (of %llu calls), time in them %s (%s each)\n",
+		(unsigned long long)n, (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls, t[0],
+		t[1]);
+	fprintf(f, "  unmap calls %llu (%.2f per nested unmap), leaves cleared %llu\n",
+		(unsigned long long)c[KW_C_NESTED_UNMAPS], per(c[KW_C_NESTED_UNMAPS], n),
+		(unsigned long long)c[KW_C_NESTED_CLEARED]);
+	fprintf(f, "  unmap calls that cleared none %llu (%.2f per nested unmap)\n",
+		(unsigned long long)c[KW_C_NESTED_EMPTY], per(c[KW_C_NESTED_EMPTY], n));
+	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
+		fprintf(f, "  flushes not measured: no range TLB flush probe attached\n");
+		return;
+	}
+	kw_fmt_ns(t[0], sizeof(t[0]), c[KW_C_NESTED_FLUSH_NS]);
+	kw_fmt_ns(t[2], sizeof(t[2]), c[KW_C_NESTED_EMPTY_FLUSH_NS]);
+	fprintf(f, "  flushes %llu (%.2f per nested unmap, %s)\n",
+		(unsigned long long)c[KW_C_NESTED_FLUSHES], per(c[KW_C_NESTED_FLUSHES], n), t[0]);
+	fprintf(f, "  empty flushes %llu (%.2f per nested unmap, %s)\n",
+		(unsigned long long)c[KW_C_NESTED_EMPTY_FLUSHES],
+		per(c[KW_C_NESTED_EMPTY_FLUSHES], n), t[2]);
+}
+
+static json_t *nested_json(const struct kw_recording *r)
+{
+	const __u64 *c = r->counters;
+	__u64 n = c[KW_C_NESTED_ACTIVE];
+
+	if (!has_nested(r))
+		return json_null();
+	return json_pack("{sIsIsIsIsfsIsIsfsIsfsIsfsIsI}", "calls",
+			 (json_int_t)r->funcs[KW_P_NESTED_UNMAP].calls, "nested_unmaps",
+			 (json_int_t)n, "ns", (json_int_t)c[KW_C_NESTED_ACTIVE_NS], "unmap_calls", (json_int_t)c[KW_C_NESTED_UNMAPS],
+			 "unmap_calls_per_nested_unmap", per(c[KW_C_NESTED_UNMAPS], n),
+			 "leaves_cleared", (json_int_t)c[KW_C_NESTED_CLEARED], "empty_unmaps",
+			 (json_int_t)c[KW_C_NESTED_EMPTY], "empty_unmaps_per_nested_unmap",
+			 per(c[KW_C_NESTED_EMPTY], n), "flushes",
+			 (json_int_t)c[KW_C_NESTED_FLUSHES], "flushes_per_nested_unmap",
+			 per(c[KW_C_NESTED_FLUSHES], n), "empty_flushes",
+			 (json_int_t)c[KW_C_NESTED_EMPTY_FLUSHES], "empty_flushes_per_nested_unmap",
+			 per(c[KW_C_NESTED_EMPTY_FLUSHES], n), "flush_ns",
+			 (json_int_t)c[KW_C_NESTED_FLUSH_NS], "empty_flush_ns",
+			 (json_int_t)c[KW_C_NESTED_EMPTY_FLUSH_NS]);
+}
+
 static void print_flushes(FILE *f, const struct kw_recording *r)
 {
 	const __u64 *c = r->counters;
 
 	if (!strcmp(r->meta.arch, "arm64") && (c[KW_C_UNMAP_CALLS] || attached(r, KW_P_S2_UNMAP)))
 		print_unmaps(f, r);
+	print_nested(f, r);
 	if (!strcmp(r->meta.arch, "x86")) {
 		rule(f, "TDP MMU zaps and fast page faults");
 		if (!attached(r, KW_P_TDP_ZAP_LEAFS))
@@ -613,6 +688,7 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 		json_object_set_new(o, k, json_integer(c[KW_C_FLUSH_ENCL + e]));
 	}
 	json_object_set_new(root, "flushes", o);
+	json_object_set_new(root, "nested_unmap", nested_json(r));
 	json_object_set_new(root, "zap",
 			    json_pack("{sIsIsIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS], "zapped",
 				      (json_int_t)c[KW_C_ZAP_ZAPPED], "visits_4k",

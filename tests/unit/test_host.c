@@ -53,6 +53,9 @@ static void test_choice_and_mode(void)
 	kw_host_arm64_mode_of("kvm [1]: VHE mode initialized successfully\n", "", mode,
 			      sizeof(mode));
 	ASSERT_STREQ(mode, "vhe", "vhe");
+	kw_host_arm64_mode_of("kvm [1]: VHE+NV2 mode initialized successfully\n", "", mode,
+			      sizeof(mode));
+	ASSERT_STREQ(mode, "nested", "kvm-arm.mode=nested");
 	kw_host_arm64_mode_of("", "console=ttyAMA0 kvm-arm.mode=nvhe quiet", mode, sizeof(mode));
 	ASSERT_STREQ(mode, "nvhe", "log rotated: the command line");
 	kw_host_arm64_mode_of(NULL, NULL, mode, sizeof(mode));

@@ -39,6 +39,11 @@ void test_load_opts(void)
 	ASSERT_EQ(scenario_parse("all"), SC_ALL, "all");
 	ASSERT_EQ(scenario_parse("splits"), -EINVAL, "unknown scenario");
 	ASSERT_STREQ(scenario_name(SC_EMPTY_UNMAP), "empty-unmap", "name");
+	ASSERT_EQ(scenario_parse("nested-unmap"), SC_NESTED_UNMAP, "nested-unmap");
+	ASSERT_STREQ(scenario_name(SC_NESTED_UNMAP), "nested-unmap", "nested name");
+	ASSERT_TRUE(scenario_in_all(SC_EMPTY_UNMAP), "all runs empty-unmap");
+	ASSERT_FALSE(scenario_in_all(SC_NESTED_UNMAP), "all leaves nested-unmap out");
+	ASSERT_FALSE(scenario_in_all(SC_ALL), "all is not a scenario of all");
 	ASSERT_EQ(backing_parse("hugetlb"), BACKING_HUGETLB, "backing");
 	ASSERT_EQ(pattern_parse("sweep"), PATTERN_SWEEP, "pattern");
 	ASSERT_EQ(yesno_parse("yes"), 1, "yes");
@@ -50,6 +55,7 @@ void test_load_opts(void)
 	ASSERT_EQ(o.chunk_pages, 64, "default chunk");
 	ASSERT_EQ(o.mem, 16ULL << 20, "default mem");
 	ASSERT_TRUE(o.refault, "default refault");
+	ASSERT_TRUE(o.enter_el1, "default enter-el1");
 
 	{
 		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate",
@@ -78,6 +84,35 @@ void test_load_opts(void)
 
 		ASSERT_EQ(parse(&o, 5, argv), 0, "--refault yes");
 		ASSERT_TRUE(o.refault, "the last --refault wins");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "nested-unmap", "--vcpus", "2",
+				 "--mem", "2M", "--iterations", "1", "--enter-el1=no" };
+
+#ifdef __aarch64__
+		ASSERT_EQ(parse(&o, 10, argv), 0, "nested-unmap options");
+		ASSERT_EQ(o.scenario, SC_NESTED_UNMAP, "nested scenario");
+		ASSERT_FALSE(o.enter_el1, "--enter-el1=no");
+		ASSERT_EQ(o.backing, BACKING_ANON, "nested default backing");
+#else
+		ASSERT_EQ(parse(&o, 10, argv), EXIT_USAGE, "nested-unmap is arm64 only");
+#endif
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "nested-unmap", "--backing", "thp" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "nested-unmap with thp: two notifiers");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--enter-el1", "maybe" };
+
+		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "bad --enter-el1");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--enter-el1=no", "--enter-el1=yes" };
+
+		ASSERT_EQ(parse(&o, 3, argv), 0, "--enter-el1 twice");
+		ASSERT_TRUE(o.enter_el1, "the last --enter-el1 wins");
 	}
 	{
 		char *argv[] = { "kvmwalk-load", "--refault=x" };

@@ -24,14 +24,17 @@ static const char want_text[] =
 	"kvmwalk-load " KW_VERSION "  arch test  kernel 6.12.0-test\n"
 	"vcpus 2  mem 8 MiB/vCPU  backing thp  iterations 1  timeout 30s\n"
 	"chunk-pages 64  range 2 MiB  pattern same  refault no\n"
-	"eager-split 2 MiB  sparse 256 GiB\n"
+	"eager-split 2 MiB  sparse 256 GiB  enter-el1 yes\n"
 	"\n"
 	"scenario        phase             iter   wall ms count                    value\n"
 	"clear           dirty-log-clear      1     1.500 clear_ioctls                64\n"
 	"                                                 pages_cleared             4096\n"
 	"empty-unmap     sparse-delete        2 12345.679 slots_deleted                1\n"
 	"                                                 sparse_bytes      274877906944\n"
-	"split           touch                0     0.000\n";
+	"split           touch                0     0.000\n"
+	"nested-unmap    nested-madvise       1  5512.000 madvise_calls                1\n"
+	"                                                 nested_mmus                  2\n"
+	"                                                 ipa_bits                    48\n";
 
 static const char want_json[] =
 	"{\n"
@@ -51,6 +54,7 @@ static const char want_json[] =
 	"    \"refault\": false,\n"
 	"    \"eager_split_bytes\": 2097152,\n"
 	"    \"sparse_bytes\": 274877906944,\n"
+	"    \"enter_el1\": true,\n"
 	"    \"timeout_s\": 30\n"
 	"  },\n"
 	"  \"status\": \"ok\",\n"
@@ -63,7 +67,10 @@ static const char want_json[] =
 	"\"wall_ns\": 12345678912, \"start_ns\": 0, \"counts\": {\"slots_deleted\": 1, "
 	"\"sparse_bytes\": 274877906944}},\n"
 	"    {\"scenario\": \"split\", \"phase\": \"touch\", \"iteration\": 0, \"wall_ns\": 0, "
-	"\"start_ns\": 0, \"counts\": {}}\n"
+	"\"start_ns\": 0, \"counts\": {}},\n"
+	"    {\"scenario\": \"nested-unmap\", \"phase\": \"nested-madvise\", \"iteration\": 1, "
+	"\"wall_ns\": 5512000000, \"start_ns\": 0, \"counts\": {\"madvise_calls\": 1, "
+	"\"nested_mmus\": 2, \"ipa_bits\": 48}}\n"
 	"  ]\n"
 	"}\n";
 
@@ -98,6 +105,11 @@ void test_load_output(void)
 	counts_set(&p->counts, LC_SLOTS_DELETED, 1);
 	counts_add(&p->counts, LC_SPARSE_BYTES, 256ULL << 30);
 	results_add(&r, SC_SPLIT, "touch", 0);
+	p = results_add(&r, SC_NESTED_UNMAP, "nested-madvise", 1);
+	p->wall_ns = 5512000000ULL;
+	counts_set(&p->counts, LC_IPA_BITS, 48);
+	counts_set(&p->counts, LC_NESTED_MMUS, 2);
+	counts_set(&p->counts, LC_MADVISE_CALLS, 1);
 
 	buf = render(&r, false, &len);
 	if (!ASSERT_TRUE(buf, "text"))
@@ -121,7 +133,7 @@ void test_load_output(void)
 	for (i = 0; i < 200; i++)
 		if (!ASSERT_TRUE(results_add(&r, SC_INVALIDATE, "refault", i), "grow"))
 			goto out;
-	ASSERT_EQ(r.nr, 203, "phases");
+	ASSERT_EQ(r.nr, 204, "phases");
 	r.status = EXIT_MISMATCH;
 	snprintf(r.error, sizeof(r.error), "dirty_pages is \"1\"");
 	buf = render(&r, true, &len);

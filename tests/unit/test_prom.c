@@ -84,6 +84,19 @@ static void fill_arm64(struct kw_recording *r)
 	kw_hist_add(&r->unmap_cleared, 512);
 	for (int i = 0; i < 63; i++)
 		kw_hist_add(&r->unmap_cleared, 0);
+	/* one nested unmap of a 36-bit nested MMU: 64 unmap calls, the first clears a leaf */
+	f = &r->funcs[KW_P_NESTED_UNMAP];
+	kw_hist_add(&f->dur, 3000000);
+	f->calls = 3;
+	r->counters[KW_C_NESTED_ACTIVE] = 1;
+	r->counters[KW_C_NESTED_ACTIVE_NS] = 3000000;
+	r->counters[KW_C_NESTED_UNMAPS] = 64;
+	r->counters[KW_C_NESTED_CLEARED] = 1;
+	r->counters[KW_C_NESTED_EMPTY] = 63;
+	r->counters[KW_C_NESTED_FLUSHES] = 64;
+	r->counters[KW_C_NESTED_EMPTY_FLUSHES] = 63;
+	r->counters[KW_C_NESTED_FLUSH_NS] = 2560000;
+	r->counters[KW_C_NESTED_EMPTY_FLUSH_NS] = 2520000;
 
 	kw_recording_add_cb(r, &(struct kw_cb){ .sym = "stage2_unmap_walker",
 						.calls = 64,

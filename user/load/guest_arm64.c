@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kvmwalk-load's arm64 guest: EL1 with its MMU off, exits with an MMIO store. */
+/*
+ * kvmwalk-load's arm64 guest: EL1 with its MMU off, exits with an MMIO store. For nested-unmap
+ * the vCPUs have EL2 and start at vEL2, from where they ERET once to vEL1 and exit there.
+ */
 #ifdef __aarch64__
 #include <errno.h>
 #include <stddef.h>
@@ -15,6 +18,13 @@
 #endif
 #ifndef KVM_CAP_ARM_SUPPORTED_BLOCK_SIZES
 #define KVM_CAP_ARM_SUPPORTED_BLOCK_SIZES 229
+#endif
+/* Linux 6.16 (nested virtualization); Debian bookworm's headers predate it. */
+#ifndef KVM_CAP_ARM_EL2
+#define KVM_CAP_ARM_EL2 240
+#endif
+#ifndef KVM_ARM_VCPU_HAS_EL2
+#define KVM_ARM_VCPU_HAS_EL2 7
 #endif
 
 /*
@@ -39,7 +49,42 @@ static const uint32_t code[] = {
 	/* done: */
 	0xf90000bf, /* 10: str  xzr, [x5]       // MMIO exit */
 	0x17fffff5, /* 11: b    start */
+	0, 0, 0, 0, /* 12-15: udf */
+	/*
+	 * nested: at vEL2 (NESTED_CODE_GPA), MMU off. VTCR_EL2: 4 KiB granule, T0SZ 16, SL0 2,
+	 * PS 48 bits (only a lookup key: a nested MMU spans the host's IPA limit whatever it
+	 * says); VTTBR_EL2: the mailbox's VMID, BADDR 0; HCR_EL2: RW, no TGE, no VM (stage 2
+	 * off: the nested MMU is found by VMID, so distinct VMIDs make distinct MMUs). ERET to
+	 * EL1h with DAIF masked. The first vEL1 instruction fetch maps the code page in the
+	 * nested MMU; the store is an MMIO exit (an hvc would go to the guest's own vEL2).
+	 */
+	0xf9401005, /* 16: ldr  x5, [x0, #32]   // exit_gpa */
+	0xf9401406, /* 17: ldr  x6, [x0, #40]   // vttbr */
+	0xf9401807, /* 18: ldr  x7, [x0, #48]   // el1 */
+	0xb4000247, /* 19: cbz  x7, at_el2 */
+	0xd286b201, /* 20: mov  x1, #0x3590 */
+	0xf2b000a1, /* 21: movk x1, #0x8005, lsl #16 */
+	0xd51c2141, /* 22: msr  vtcr_el2, x1 */
+	0xd51c2106, /* 23: msr  vttbr_el2, x6 */
+	0xd53c1101, /* 24: mrs  x1, hcr_el2 */
+	0xb2610021, /* 25: orr  x1, x1, #(1 << 31)   // RW */
+	0x9264f821, /* 26: and  x1, x1, #~(1 << 27)  // TGE */
+	0x927ff821, /* 27: and  x1, x1, #~1          // VM */
+	0xd51c1101, /* 28: msr  hcr_el2, x1 */
+	0xd28078a1, /* 29: mov  x1, #0x3c5           // EL1h, DAIF masked */
+	0xd51c4001, /* 30: msr  spsr_el2, x1 */
+	0x10000081, /* 31: adr  x1, at_el1 */
+	0xd51c4021, /* 32: msr  elr_el2, x1 */
+	0xd5033fdf, /* 33: isb */
+	0xd69f03e0, /* 34: eret */
+	/* at_el1: */
+	0xf90000bf, /* 35: str  xzr, [x5]       // MMIO exit from vEL1 */
+	0x17ffffff, /* 36: b    at_el1 */
+	/* at_el2: */
+	0xf90000bf, /* 37: str  xzr, [x5]       // MMIO exit from vEL2 */
+	0x17ffffff, /* 38: b    at_el2 */
 };
+_Static_assert(sizeof(uint32_t) * 16 == NESTED_CODE_GPA - CODE_GPA, "nested entry offset");
 /* clang-format on */
 
 #define CORE_REG(field)                                                                            \
@@ -53,6 +98,45 @@ const void *guest_code(size_t *len)
 }
 
 static struct kvm_vcpu_init vcpu_init;
+
+static int nested_vm_setup(struct vm *vm);
+
+static int vgic_attr(struct vm *vm, uint32_t group, uint64_t attr, void *val, const char *what)
+{
+	struct kvm_device_attr a = { .group = group, .attr = attr, .addr = (uintptr_t)val };
+
+	if (ioctl(vm->vgic_fd, KVM_SET_DEVICE_ATTR, &a) < 0)
+		return load_fail(EXIT_ERROR, "vGICv3 %s: %s", what, strerror(errno));
+	return 0;
+}
+
+/*
+ * vCPUs with EL2. KVM's NV needs an in-kernel vGICv3 created before the first KVM_RUN, else
+ * that KVM_RUN fails with EAGAIN and no message (kvm_vgic_vcpu_nv_init() sets the vGIC's owner
+ * before it is initialised); it is initialised once every vCPU exists (guest_vcpu_setup).
+ */
+static int nested_vm_setup(struct vm *vm)
+{
+	struct kvm_create_device dev = { .type = KVM_DEV_TYPE_ARM_VGIC_V3 };
+	uint64_t dist = VGIC_DIST_GPA, redist = VGIC_REDIST_GPA;
+
+	if (ioctl(vm->vm_fd, KVM_CHECK_EXTENSION, KVM_CAP_ARM_EL2) <= 0)
+		return load_fail(EXIT_NO_CAP,
+				 "the host's KVM offers its guests no EL2 (KVM_CAP_ARM_EL2): "
+				 "nested-unmap needs a host booted with kvm-arm.mode=nested on a "
+				 "CPU with FEAT_NV2");
+	if (ioctl(vm->vm_fd, KVM_CREATE_DEVICE, &dev) < 0)
+		return load_fail(EXIT_NO_CAP, "KVM_CREATE_DEVICE(vGICv3, needed for EL2): %s",
+				 strerror(errno));
+	vm->vgic_fd = dev.fd;
+	if (vgic_attr(vm, KVM_DEV_ARM_VGIC_GRP_ADDR, KVM_VGIC_V3_ADDR_TYPE_DIST, &dist,
+		      "distributor address") ||
+	    vgic_attr(vm, KVM_DEV_ARM_VGIC_GRP_ADDR, KVM_VGIC_V3_ADDR_TYPE_REDIST, &redist,
+		      "redistributor address"))
+		return -EIO;
+	vcpu_init.features[0] |= 1U << KVM_ARM_VCPU_HAS_EL2;
+	return 0;
+}
 
 int guest_vm_setup(struct vm *vm)
 {
@@ -93,7 +177,7 @@ int guest_vm_setup(struct vm *vm)
 	}
 	if (ioctl(vm->vm_fd, KVM_ARM_PREFERRED_TARGET, &vcpu_init) < 0)
 		return load_fail(EXIT_ERROR, "KVM_ARM_PREFERRED_TARGET: %s", strerror(errno));
-	return 0;
+	return vm->nested ? nested_vm_setup(vm) : 0;
 }
 
 static int set_reg(struct vcpu *v, uint64_t id, uint64_t val, const char *name)
@@ -116,15 +200,38 @@ int guest_vcpu_setup(struct vm *vm, struct vcpu *v)
 {
 	struct kvm_vcpu_init init = vcpu_init;
 
-	(void)vm;
-	/* Reset state: EL1h, DAIF masked, SCTLR_EL1.M = 0 (MMU off). */
+	/* Reset state: EL1h (nested: vEL2h), DAIF masked, SCTLR_ELx.M = 0 (MMU off). */
 	if (ioctl(v->fd, KVM_ARM_VCPU_INIT, &init) < 0)
-		return load_fail(EXIT_ERROR, "KVM_ARM_VCPU_INIT (target %u): %s", init.target,
-				 strerror(errno));
-	if (set_reg(v, CORE_REG(regs.pc), CODE_GPA, "pc") ||
+		return load_fail(EXIT_ERROR, "KVM_ARM_VCPU_INIT (target %u%s): %s", init.target,
+				 vm->nested ? ", HAS_EL2" : "", strerror(errno));
+	if (set_reg(v, CORE_REG(regs.pc), vm->nested ? NESTED_CODE_GPA : CODE_GPA, "pc") ||
 	    set_reg(v, CORE_REG(regs.regs[0]), MAILBOX_GPA + v->id * MAILBOX_STRIDE, "x0"))
 		return -EIO;
+	if (vm->nested) {
+		struct mailbox *mb =
+			(void *)(vm->code + (MAILBOX_GPA - CODE_GPA) + v->id * MAILBOX_STRIDE);
+
+		/* VMID id + 1 in VTTBR_EL2[63:48]: a nested MMU of its own per vCPU */
+		mb->vttbr = (uint64_t)(v->id + 1) << 48;
+		mb->el1 = vm->o->enter_el1;
+		guest_cache_sync(mb);
+		if (v->id + 1 == vm->o->vcpus &&
+		    vgic_attr(vm, KVM_DEV_ARM_VGIC_GRP_CTRL, KVM_DEV_ARM_VGIC_CTRL_INIT, NULL,
+			      "init"))
+			return -EIO;
+	}
 	return 0;
+}
+
+int guest_vcpu_at_el1(struct vcpu *v)
+{
+	uint64_t pstate;
+	int err = get_reg(v, CORE_REG(regs.pstate), &pstate);
+
+	if (err)
+		return err;
+	/* PSTATE.M[3:2] is the exception level (an EL2 guest's own EL, as KVM presents it) */
+	return ((pstate >> 2) & 3) == 1;
 }
 
 bool guest_exit_ok(struct vcpu *v)

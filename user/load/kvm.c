@@ -184,7 +184,8 @@ int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm *
 	if (!vm)
 		return load_fail(EXIT_ERROR, "out of memory");
 	vm->o = o;
-	vm->kvm_fd = vm->vm_fd = -1;
+	vm->kvm_fd = vm->vm_fd = vm->vgic_fd = -1;
+	vm->nested = cfg && cfg->nested;
 	vm->data_size = o->mem * o->vcpus;
 	pthread_mutex_init(&vm->lock, NULL);
 	pthread_cond_init(&vm->go, NULL);
@@ -325,6 +326,8 @@ void vm__close(struct vm *vm)
 			close(v->fd);
 	}
 	free(vm->vcpus);
+	if (vm->vgic_fd >= 0)
+		close(vm->vgic_fd);
 	if (vm->vm_fd >= 0)
 		close(vm->vm_fd);
 	if (vm->kvm_fd >= 0)

@@ -21,6 +21,10 @@
 #define MAILBOX_GPA (CODE_GPA + 0x1000)
 #define MAILBOX_STRIDE 64
 #define EXIT_GPA UINT64_C(0x1000)
+/* arm64 nested-unmap: the vEL2 entry point, and the in-kernel vGICv3 (below the data slot) */
+#define NESTED_CODE_GPA (CODE_GPA + 0x40)
+#define VGIC_DIST_GPA UINT64_C(0x08000000)
+#define VGIC_REDIST_GPA UINT64_C(0x080a0000) /* 128 KiB per vCPU */
 #define EXIT_PORT 0x10
 #define DATA_GPA SZ_1G
 #define SPARSE_GPA (UINT64_C(64) << 30)
@@ -36,6 +40,8 @@ struct mailbox {
 	uint64_t stride;   /* bytes between stores */
 	uint64_t value;	   /* the 64-bit word stored at the start of each page */
 	uint64_t exit_gpa; /* arm64: where the exit store goes */
+	uint64_t vttbr;	   /* arm64 nested: the vEL2 guest's VTTBR_EL2 (its VMID) */
+	uint64_t el1;	   /* arm64 nested: non-zero: ERET to vEL1, then exit */
 };
 
 struct vm;
@@ -67,6 +73,8 @@ struct vm {
 	bool data_present;
 	void *sparse;
 	uint64_t sparse_size;
+	bool nested; /* arm64: vCPUs with EL2 and an in-kernel vGICv3 */
+	int vgic_fd;
 	unsigned int nr_vcpus;
 	struct vcpu *vcpus;
 	pthread_mutex_t lock;
@@ -79,6 +87,8 @@ struct vm {
 struct vm_config {
 	/* KVM_CAP_MANUAL_DIRTY_LOG_PROTECT2 with KVM_DIRTY_LOG_INITIALLY_SET */
 	bool manual_protect;
+	/* arm64: vCPUs start at vEL2 (KVM_ARM_VCPU_HAS_EL2, needs KVM_CAP_ARM_EL2) */
+	bool nested;
 };
 
 int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm **out);
@@ -111,5 +121,9 @@ bool guest_exit_ok(struct vcpu *v);
 void guest_dump(struct vcpu *v, char *buf, size_t len);
 /* Makes host writes visible to a guest running with its MMU off, and the guest's to the host. */
 void guest_cache_sync(const void *p);
+#ifdef __aarch64__
+/* guest_arm64.c: 1 if the stopped vCPU is at (v)EL1, 0 if not, or a negative errno */
+int guest_vcpu_at_el1(struct vcpu *v);
+#endif
 
 #endif

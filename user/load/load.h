@@ -40,6 +40,7 @@ enum load_scenario {
 	SC_INVALIDATE,
 	SC_WRPROTECT_FAULT,
 	SC_EMPTY_UNMAP,
+	SC_NESTED_UNMAP, /* arm64 nested virtualization only: not part of "all" */
 	SC_NR,
 	SC_ALL = SC_NR,
 };
@@ -57,6 +58,7 @@ struct load_opts {
 	uint64_t range;	      /* bytes per madvise(MADV_DONTNEED) */
 	int pattern;	      /* enum load_pattern */
 	bool refault;	      /* invalidate: the vCPUs write the range again after the madvise */
+	bool enter_el1;	      /* nested-unmap: each vCPU ERETs from vEL2 to vEL1 before its exit */
 	uint64_t eager_split; /* bytes, 0: leave KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE alone */
 	uint64_t sparse;      /* bytes of the never-touched slot of empty-unmap */
 	const char *json;     /* NULL: no JSON; "-": stdout */
@@ -71,6 +73,8 @@ int parse_size(const char *s, uint64_t *out);
 int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 const char *scenario_name(int sc);
 int scenario_parse(const char *s);
+/* Whether "all" runs @sc: every scenario but nested-unmap (it needs a nested host). */
+bool scenario_in_all(int sc);
 const char *backing_name(int b);
 int backing_parse(const char *s);
 const char *pattern_name(int p);
@@ -113,6 +117,8 @@ enum load_count {
 	LC_SLOTS_DELETED,     /* KVM_SET_USER_MEMORY_REGION with memory_size 0 */
 	LC_SLOT_BYTES,	      /* bytes of the slots added or deleted */
 	LC_SPARSE_BYTES,      /* bytes of the never-touched sparse slot */
+	LC_NESTED_MMUS,	      /* nested stage-2 MMUs made valid: vCPUs that entered vEL1 */
+	LC_IPA_BITS,	      /* the host's IPA limit (KVM_CAP_ARM_VM_IPA_SIZE): a nested MMU's span */
 	LC_NR,
 };
 extern const char *const load_count_names[LC_NR];

@@ -93,6 +93,7 @@ static const char *const scenario_names[] = {
 	[SC_INVALIDATE] = "invalidate",
 	[SC_WRPROTECT_FAULT] = "wrprotect-fault",
 	[SC_EMPTY_UNMAP] = "empty-unmap",
+	[SC_NESTED_UNMAP] = "nested-unmap",
 	[SC_ALL] = "all",
 };
 
@@ -118,6 +119,11 @@ const char *scenario_name(int sc)
 int scenario_parse(const char *s)
 {
 	return name_parse(scenario_names, SC_ALL + 1, s);
+}
+
+bool scenario_in_all(int sc)
+{
+	return sc >= 0 && sc < SC_NR && sc != SC_NESTED_UNMAP;
 }
 
 const char *backing_name(int b)
@@ -157,6 +163,7 @@ void load_opts_default(struct load_opts *o)
 	o->range = 2ULL << 20;
 	o->pattern = PATTERN_SAME;
 	o->refault = true;
+	o->enter_el1 = true;
 	o->sparse = 256ULL << 30;
 	o->timeout = 30;
 }
@@ -203,6 +210,14 @@ const char *load_opts_check(const struct load_opts *o)
 		return "--sparse must be at most 512 GiB (a 40-bit guest address space)";
 	if (!o->timeout)
 		return "--timeout must be at least 1 second";
+#ifndef __aarch64__
+	if (o->scenario == SC_NESTED_UNMAP)
+		return "--scenario nested-unmap is arm64 only (nested stage-2 MMUs)";
+#endif
+	/* A THP-backed page: the first madvise splits the huge PMD, a second notifier. */
+	if (o->scenario == SC_NESTED_UNMAP && o->backing != BACKING_ANON)
+		return "--scenario nested-unmap needs --backing anon (MADV_NOHUGEPAGE: one notifier "
+		       "per madvise)";
 	return NULL;
 }
 
@@ -222,6 +237,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_QUIET,
 	OPT_NAME,
+	OPT_ENTER_EL1,
 };
 
 static const char doc[] =
@@ -253,21 +269,36 @@ static const char doc[] =
 	"  empty-unmap      unmaps of nothing: madvise of never-touched memory in\n"
 	"                   --range calls, delete and re-add the never-touched data\n"
 	"                   slot, add and delete a --sparse slot (never touched).\n"
+	"  nested-unmap     arm64, on a host booted with kvm-arm.mode=nested (not in\n"
+	"                   \"all\"): vCPUs with EL2 (KVM_ARM_VCPU_HAS_EL2, in-kernel\n"
+	"                   vGICv3) start at vEL2 and ERET once to vEL1, each with a\n"
+	"                   VMID of its own, so each makes one nested stage-2 MMU\n"
+	"                   valid (until the VM is destroyed); then each iteration\n"
+	"                   madvise(MADV_DONTNEED)s one never-touched 4 KiB page. KVM\n"
+	"                   unmaps the whole IPA space of every valid nested MMU per\n"
+	"                   notifier (kvm_nested_s2_unmap): 2^(ipa_bits - 30) calls\n"
+	"                   of 1 GiB each. Teardown (the VM's destruction) is timed\n"
+	"                   as a phase of its own. --enter-el1=no: the vCPUs exit\n"
+	"                   from vEL2 and no nested MMU becomes valid (the control).\n"
 	"\n"
 	"Phases (JSON \"phase\"): touch, dirty-log-enable, dirty-write, dirty-log-get,\n"
 	"dirty-log-clear, dirty-log-disable, invalidate, refault, guest-start,\n"
-	"empty-madvise, slot-delete, slot-add, sparse-add, sparse-delete.\n"
+	"empty-madvise, slot-delete, slot-add, sparse-add, sparse-delete, el1-entry,\n"
+	"nested-madvise, teardown.\n"
 	"Counts (JSON \"counts\"): pages_touched, pages_written, dirty_pages,\n"
 	"pages_refaulted, get_ioctls, clear_ioctls, pages_cleared, madvise_calls,\n"
 	"bytes_invalidated, blocks_2m, slot_pages, slots_added, slots_deleted,\n"
-	"slot_bytes, sparse_bytes. A count that is reported is exact.\n"
+	"slot_bytes, sparse_bytes, nested_mmus (vCPUs whose exit came from vEL1, each a\n"
+	"valid nested MMU), ipa_bits (the host's IPA limit, KVM_CAP_ARM_VM_IPA_SIZE). A\n"
+	"count that is reported is exact.\n"
 	"\n"
 	"Exit status:\n"
 	"  0  success\n"
 	"  1  an unexpected system-call failure\n"
 	"  2  bad options\n"
 	"  3  no usable /dev/kvm\n"
-	"  4  a missing KVM capability or host feature (THP, free huge pages)\n"
+	"  4  a missing KVM capability or host feature (THP, free huge pages, EL2 for\n"
+	"     nested-unmap: KVM_CAP_ARM_EL2)\n"
 	"  5  the guest failed or timed out (exit reason and registers printed)\n"
 	"  6  memory or memslot setup failed\n"
 	"  7  a count differed from what the workload made certain\n"
@@ -278,13 +309,16 @@ static const char doc[] =
 	"  kvmwalk-load --scenario invalidate --pattern sweep --range 1M --json r.json\n"
 	"  kvmwalk-load --scenario invalidate --refault=no --iterations 10\n"
 	"  kvmwalk-load --scenario empty-unmap --sparse 256G --json\n"
+	"  kvmwalk-load --scenario nested-unmap --vcpus 2 --mem 2M --iterations 2\n"
 	"\n"
 	"SIZE takes a K, M, G or T suffix (powers of 1024). Needs read-write access to\n"
 	"/dev/kvm (root).";
 
 static const struct argp_option options[] = {
 	{ "scenario", OPT_SCENARIO, "NAME", 0,
-	  "split, clear, invalidate, wrprotect-fault, empty-unmap or all (default all)", 0 },
+	  "split, clear, invalidate, wrprotect-fault, empty-unmap, nested-unmap (arm64) or all "
+	  "(default all: every one but nested-unmap)",
+	  0 },
 	{ "vcpus", OPT_VCPUS, "N", 0, "vCPUs, one thread each (default 1, at most 256)", 0 },
 	{ "mem", OPT_MEM, "SIZE", 0,
 	  "data memory per vCPU, a multiple of 2 MiB (default 16M); x86: vcpus*mem <= 2G", 0 },
@@ -310,6 +344,10 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "sparse", OPT_SPARSE, "SIZE", 0,
 	  "empty-unmap: size of the never-touched MAP_NORESERVE slot at GPA 64 GiB (default 256G)",
+	  0 },
+	{ "enter-el1", OPT_ENTER_EL1, "yes|no", 0,
+	  "nested-unmap: the vCPUs ERET from vEL2 to vEL1 before they exit (default yes; no: no "
+	  "nested MMU becomes valid)",
 	  0 },
 	{ "json", OPT_JSON, "FILE", OPTION_ARG_OPTIONAL,
 	  "also write the results as one JSON document to FILE (--json FILE works too); "
@@ -407,6 +445,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r < 0)
 			OPT_ERROR(state, "--refault is yes or no, not '%s'", arg);
 		o->refault = r;
+		break;
+	case OPT_ENTER_EL1:
+		r = yesno_parse(arg);
+		if (r < 0)
+			OPT_ERROR(state, "--enter-el1 is yes or no, not '%s'", arg);
+		o->enter_el1 = r;
 		break;
 	case OPT_JSON:
 		o->json = arg ? arg : "-";

@@ -10,7 +10,7 @@
  *   "options": { "scenario", "vcpus", "mem_bytes" (per vCPU), "backing", "iterations",
  *                "chunk_pages", "range_bytes", "pattern", "refault" (true: invalidate's vCPUs
  *                write the range again after each madvise), "eager_split_bytes", "sparse_bytes",
- *                "timeout_s" },
+ *                "enter_el1" (nested-unmap: the vCPUs ERET to vEL1), "timeout_s" },
  *   "status": "ok" | "error", "exit_code": N, "error": message (only when status is "error"),
  *   "phases": [ { "scenario", "phase", "iteration", "wall_ns", "start_ns",
  *                 "counts": { KEY: N, ... } } ]
@@ -42,6 +42,8 @@ const char *const load_count_names[LC_NR] = {
 	[LC_SLOTS_DELETED] = "slots_deleted",
 	[LC_SLOT_BYTES] = "slot_bytes",
 	[LC_SPARSE_BYTES] = "sparse_bytes",
+	[LC_NESTED_MMUS] = "nested_mmus",
+	[LC_IPA_BITS] = "ipa_bits",
 };
 
 int load_exit_code;
@@ -129,7 +131,8 @@ void results_text(const struct load_results *r, FILE *f)
 		backing_name(o->backing), o->iterations, o->timeout);
 	fprintf(f, "chunk-pages %" PRIu64 "  range %s  pattern %s  refault %s\n", o->chunk_pages,
 		range, pattern_name(o->pattern), o->refault ? "yes" : "no");
-	fprintf(f, "eager-split %s  sparse %s\n", o->eager_split ? eager : "off", sparse);
+	fprintf(f, "eager-split %s  sparse %s  enter-el1 %s\n", o->eager_split ? eager : "off",
+		sparse, o->enter_el1 ? "yes" : "no");
 	fprintf(f, "\n%-15s %-17s %4s %9s %-17s %12s\n", "scenario", "phase", "iter", "wall ms",
 		"count", "value");
 	for (i = 0; i < r->nr; i++) {
@@ -193,10 +196,11 @@ void results_json(const struct load_results *r, FILE *f)
 		"    \"range_bytes\": %" PRIu64 ",\n    \"pattern\": \"%s\",\n"
 		"    \"refault\": %s,\n"
 		"    \"eager_split_bytes\": %" PRIu64 ",\n    \"sparse_bytes\": %" PRIu64 ",\n"
-		"    \"timeout_s\": %u\n  },\n",
+		"    \"enter_el1\": %s,\n    \"timeout_s\": %u\n  },\n",
 		scenario_name(o->scenario), o->vcpus, o->mem, backing_name(o->backing),
 		o->iterations, o->chunk_pages, o->range, pattern_name(o->pattern),
-		o->refault ? "true" : "false", o->eager_split, o->sparse, o->timeout);
+		o->refault ? "true" : "false", o->eager_split, o->sparse,
+		o->enter_el1 ? "true" : "false", o->timeout);
 	fprintf(f, "  \"status\": \"%s\",\n  \"exit_code\": %d,\n", r->status ? "error" : "ok",
 		r->status);
 	if (r->status) {

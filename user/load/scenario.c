@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -432,9 +433,82 @@ static int run_empty_unmap(struct ctx *c)
 	return err;
 }
 
+#ifdef __aarch64__
+/*
+ * nested-unmap (a host in kvm-arm.mode=nested): each vCPU, created with EL2, starts at vEL2
+ * and ERETs once to vEL1 with VTTBR_EL2's VMID = its id + 1 and stage 2 off. Loading vEL1
+ * makes KVM pick a nested stage-2 MMU for that VMID (get_s2_mmu_nested): one per vCPU, valid
+ * from then until the VM is destroyed. Each madvise of one never-touched page of the data slot
+ * (MADV_NOHUGEPAGE) is one MMU-notifier invalidation: kvm_unmap_gfn_range() unmaps the page
+ * in the canonical MMU, then kvm_nested_s2_unmap() unmaps [0, 2^ipa_bits) of every valid
+ * nested MMU in 1 GiB chunks. Nothing here needs the vCPUs to run again, and nothing faults
+ * the madvised page back in. The VM's destruction, timed as "teardown", frees every MMU's
+ * page tables.
+ */
+static int run_nested_unmap(struct ctx *c)
+{
+	struct load_phase *p;
+	uint64_t t0, at_el1 = 0, want = c->o->enter_el1 ? c->o->vcpus : 0;
+	unsigned int i, it;
+	int err, ipa;
+
+	p = phase(c, "el1-entry", 0);
+	if (!p)
+		return -ENOMEM;
+	progress(c, "el1-entry", 0);
+	t0 = now_ns();
+	err = vm__run(c->vm, 0, new_value(c));
+	p->wall_ns = now_ns() - t0;
+	if (err)
+		return err;
+	for (i = 0; i < c->vm->nr_vcpus; i++) {
+		int r = guest_vcpu_at_el1(&c->vm->vcpus[i]);
+
+		if (r < 0)
+			return load_fail(EXIT_ERROR, "vCPU %u: KVM_GET_ONE_REG(pstate): %s", i,
+					 strerror(-r));
+		at_el1 += r;
+	}
+	counts_set(&p->counts, LC_NESTED_MMUS, at_el1);
+	/* kvm_ipa_limit: what kvm_get_pa_bits() gives a nested MMU in 7.3 */
+	ipa = ioctl(c->vm->kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_ARM_VM_IPA_SIZE);
+	if (ipa > 0)
+		counts_set(&p->counts, LC_IPA_BITS, ipa);
+	if (at_el1 != want)
+		mismatch(c, "nested_mmus (vCPUs that exited from vEL1)", 0, at_el1, want);
+
+	for (it = 1; it <= c->o->iterations && !err; it++) {
+		p = phase(c, "nested-madvise", it);
+		if (!p)
+			return -ENOMEM;
+		progress(c, "nested-madvise", it);
+		t0 = now_ns();
+		if (madvise(c->vm->data, SZ_4K, MADV_DONTNEED))
+			err = load_fail(EXIT_MEMORY, "madvise(MADV_DONTNEED): %s", strerror(errno));
+		p->wall_ns = now_ns() - t0;
+		counts_set(&p->counts, LC_MADVISE_CALLS, 1);
+		counts_set(&p->counts, LC_BYTES_INVALIDATED, SZ_4K);
+		counts_set(&p->counts, LC_NESTED_MMUS, at_el1);
+	}
+	if (err)
+		return err;
+
+	p = phase(c, "teardown", 0);
+	if (!p)
+		return -ENOMEM;
+	progress(c, "teardown", 0);
+	t0 = now_ns();
+	vm__close(c->vm);
+	p->wall_ns = now_ns() - t0;
+	c->vm = NULL;
+	counts_set(&p->counts, LC_NESTED_MMUS, at_el1);
+	return 0;
+}
+#endif
+
 int scenario_run(int sc, const struct load_opts *o, struct load_results *r)
 {
-	struct vm_config cfg = { .manual_protect = sc == SC_CLEAR };
+	struct vm_config cfg = { .manual_protect = sc == SC_CLEAR, .nested = sc == SC_NESTED_UNMAP };
 	struct ctx c = { .o = o, .r = r, .sc = sc };
 	int err;
 
@@ -464,6 +538,11 @@ int scenario_run(int sc, const struct load_opts *o, struct load_results *r)
 	case SC_EMPTY_UNMAP:
 		err = run_empty_unmap(&c);
 		break;
+#ifdef __aarch64__
+	case SC_NESTED_UNMAP:
+		err = run_nested_unmap(&c);
+		break;
+#endif
 	default:
 		err = load_fail(EXIT_USAGE, "unknown scenario %d", sc);
 	}

@@ -7,7 +7,8 @@ T=/sys/kernel/tracing
 case "$KW_ARCH" in
 arm64) funcs="kvm_pgtable_walk kvm_pgtable_stage2_split kvm_pgtable_stage2_unmap
 	kvm_pgtable_stage2_map kvm_pgtable_stage2_wrprotect stage2_split_walker stage2_unmap_walker
-	__kvm_tlb_flush_vmid_range kvm_tlb_flush_vmid_range kvm_arch_flush_remote_tlbs_range" ;;
+	__kvm_tlb_flush_vmid_range kvm_tlb_flush_vmid_range kvm_arch_flush_remote_tlbs_range
+	kvm_nested_s2_unmap" ;;
 x86) funcs="tdp_mmu_zap_leafs kvm_tdp_mmu_unmap_gfn_range kvm_tdp_mmu_zap_leafs fast_page_fault
 	tdp_mmu_split_huge_page kvm_tdp_mmu_map kvm_tdp_mmu_clear_dirty_slot tdp_iter_next" ;;
 esac
@@ -39,8 +40,12 @@ for tp in kvm/kvm_unmap_hva_range kvm/kvm_age_hva kvmmmu/fast_page_fault kvmmmu/
 	printf '%s\t%s\n' "$tp" $p >>tracepoints.tsv
 done
 
-# How KVM initialised: arm64 says "VHE mode initialized" or "Hyp mode initialized" (nVHE).
+# How KVM initialised: arm64 says "VHE mode initialized", "Hyp mode initialized" (nVHE) or
+# "VHE+NV2 mode initialized" (kvm-arm.mode=nested).
 dmesg | grep -i -m1 -E 'kvm \[[0-9]+\]: (vhe|hyp|protected).*mode initiali[sz]ed|kvm.*initiali[sz]ed' >mode.txt
+# arm64: the IPA size limit (kvm_ipa_limit, what a nested MMU spans) and whether the CPU has NV.
+dmesg | grep -m1 -o 'IPA Size Limit: [0-9]* bits' >ipa.txt
+dmesg | grep -m1 -o 'detected: Nested Virtualization Support' >nv.txt
 for p in /sys/module/kvm/parameters/* /sys/module/kvm_amd/parameters/*; do
 	[ -f "$p" ] && echo "${p#/sys/module/}=$(cat $p 2>/dev/null)"
 done >kvm-params.txt
