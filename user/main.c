@@ -678,7 +678,7 @@ static int cmd_top(int argc, char **argv)
 	if (screen)
 		err = top_draw(&cur, &cur, secs, &v, screen);
 	else if (lines)
-		err = kw_top_lines_header(stdout) ?: fflush(stdout) ? -errno : 0;
+		err = kw_top_lines_header(stdout, &cur) ?: fflush(stdout) ? -errno : 0;
 	while (!got_signal && !quit && !err) {
 		double t = now_s();
 		bool redraw = false;

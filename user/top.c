@@ -87,11 +87,15 @@ enum kw_top_action kw_top_key(struct kw_top_view *v, int key)
 	case 'q':
 	case 'Q':
 		return KW_TOP_QUIT;
-	case 's':
+	case 's': {
+		enum kw_top_col c = sort_col(v);
+
 		do
-			v->sort = (sort_col(v) + 1) % KW_NR_TOP_COLS;
-		while (!col_in_view(v->sort, v->per_vm));
+			c = (c + 1) % KW_NR_TOP_COLS;
+		while (!col_in_view(c, v->per_vm));
+		v->sort = c;
 		return KW_TOP_REDRAW;
+	}
 	case 'v':
 		v->per_vm = !v->per_vm;
 		return KW_TOP_REDRAW;
@@ -136,7 +140,6 @@ static void hist_sub(struct kw_hist *d, const struct kw_hist *a, const struct kw
 struct row {
 	int probe;	/* -1 for a VM's own row */
 	__u32 pid;
-	const char *name;
 	char label[48]; /* a VM's */
 	double rate;
 	__u64 total, ns, dns;
@@ -144,6 +147,11 @@ struct row {
 	bool timed; /* timed calls in the interval: mean (and p50, p99, max) are numbers */
 	double v[KW_NR_TOP_COLS];
 };
+
+static const char *row_name(const struct row *r)
+{
+	return r->probe < 0 ? r->label : kw_probes[r->probe].name;
+}
 
 /* qsort_r's order: the column descending (name ascending), rows without a value last. */
 static int row_cmp(const void *pa, const void *pb, void *arg)
@@ -153,7 +161,7 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	int r;
 
 	if (c == KW_TOP_NAME) {
-		r = strcmp(a->name, b->name);
+		r = strcmp(row_name(a), row_name(b));
 		if (r)
 			return r;
 	} else if (c == KW_TOP_RATE || c == KW_TOP_TOTAL || a->timed == b->timed) {
@@ -181,11 +189,11 @@ static void head(FILE *f, const struct kw_recording *cur, double secs, const str
 		cur->meta.kvm_mode, iv, bound, v->per_vm ? "by VM" : "by function");
 	fprintf(f, "sort %s", kw_top_col_name(sort_col(v)));
 	if (v->filter[0])
-		fprintf(f, "  filter \"%.24s%s\" (%d of %d probes)", v->filter,
-			strlen(v->filter) > 24 ? "..." : "", nshown, nall);
+		fprintf(f, "  filter \"%.16s%s\" (%d of %d probes)", v->filter,
+			strlen(v->filter) > 16 ? "..." : "", nshown, nall);
 	else
 		fprintf(f, "  no filter");
-	fprintf(f, "%s\n", v->per_vm ? "  (time/s: probe time per second)" : "  (max: since start)");
+	fprintf(f, "%s\n", v->per_vm ? "" : "  max: since start");
 }
 
 /* A column heading, marked when it is the sorted one. */
@@ -217,7 +225,6 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 			continue;
 		memset(r, 0, sizeof(*r));
 		r->probe = i;
-		r->name = kw_probes[i].name;
 		r->total = a->calls;
 		r->rate = sub(a->calls, b ? b->calls : 0) / secs;
 		hist_sub(&d, &a->dur, b ? &b->dur : NULL);
@@ -253,7 +260,7 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 			for (int k = 1; k <= 4; k++)
 				snprintf(h[k], 16, "-");
 		}
-		fprintf(f, "  %-28.28s %9.1f %7s %7s %7s %7s %7s\n", r->name, r->rate, h[0], h[1],
+		fprintf(f, "  %-28.28s %9.1f %7s %7s %7s %7s %7s\n", row_name(r), r->rate, h[0], h[1],
 			h[2], h[3], h[4]);
 	}
 	if (!*nall)
@@ -353,7 +360,7 @@ static void print_vrow(FILE *f, const struct row *r, double secs, const char *in
 	else
 		snprintf(t[2], 16, "-");
 	kw_fmt_ns(t[3], 16, r->ns);
-	fprintf(f, "%s%-*.*s %9.1f %7s %7s %7s %7s\n", indent, w, w, r->name, r->rate, t[0], t[1],
+	fprintf(f, "%s%-*.*s %9.1f %7s %7s %7s %7s\n", indent, w, w, row_name(r), r->rate, t[0], t[1],
 		t[2], t[3]);
 }
 
@@ -396,7 +403,6 @@ static int vm_rows(FILE *f, const struct kw_recording *prev, const struct kw_rec
 
 		r->probe = a[i].probe;
 		r->pid = a[i].pid;
-		r->name = kw_probes[r->probe].name;
 		r->total = a[i].calls;
 		r->ns = a[i].ns;
 		r->dcalls = sub(a[i].calls, o ? o->calls : 0);
@@ -408,7 +414,6 @@ static int vm_rows(FILE *f, const struct kw_recording *prev, const struct kw_rec
 			m->probe = -1;
 			m->pid = r->pid;
 			vm_label(m->label, sizeof(m->label), cur, r->pid);
-			m->name = m->label;
 		}
 		vms[nvm - 1].total += r->total;
 		vms[nvm - 1].ns += r->ns;
@@ -500,10 +505,22 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 	return ferror(f) ? -EIO : 0;
 }
 
-int kw_top_lines_header(FILE *f)
+/* The probe column of the lines: as wide as the longest name attached (the whole name, aligned). */
+static int lines_width(const struct kw_recording *r)
 {
-	fprintf(f, "%8s %-28s %9s %10s %9s %9s %9s %9s\n", "t", "probe", "calls/s", "total",
-		"mean_ns", "p50_ns", "p99_ns", "max_ns");
+	int w = 5;
+
+	for (int i = 0; i < KW_NR_PROBES; i++)
+		if (kw_probe_in_arch(i, r->meta.arch) && kw_plan_attached(&r->plan[i]) &&
+		    (int)strlen(kw_probes[i].name) > w)
+			w = strlen(kw_probes[i].name);
+	return w;
+}
+
+int kw_top_lines_header(FILE *f, const struct kw_recording *cur)
+{
+	fprintf(f, "%8s %-*s %9s %10s %9s %9s %9s %9s\n", "t", lines_width(cur), "probe", "calls/s",
+		"total", "mean_ns", "p50_ns", "p99_ns", "max_ns");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -520,6 +537,7 @@ int kw_top_lines(FILE *f, const struct kw_recording *prev, const struct kw_recor
 {
 	static const struct kw_top_view def;
 	const struct kw_top_view *v = view ?: &def;
+	int w = lines_width(cur);
 	char c[4][24];
 
 	if (secs <= 0)
@@ -536,7 +554,7 @@ int kw_top_lines(FILE *f, const struct kw_recording *prev, const struct kw_recor
 		ns_field(c[1], sizeof(c[1]), &d, d.count ? kw_hist_quantile(&d, 0.5) : 0);
 		ns_field(c[2], sizeof(c[2]), &d, d.count ? kw_hist_quantile(&d, 0.99) : 0);
 		ns_field(c[3], sizeof(c[3]), &d, d.max);
-		fprintf(f, "%8.2f %-28s %9.1f %10llu %9s %9s %9s %9s\n", t, kw_probes[i].name,
+		fprintf(f, "%8.2f %-*s %9.1f %10llu %9s %9s %9s %9s\n", t, w, kw_probes[i].name,
 			sub(a->calls, b ? b->calls : 0) / secs, (unsigned long long)a->calls, c[0],
 			c[1], c[2], c[3]);
 	}

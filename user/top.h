@@ -71,9 +71,10 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
  * Log lines, as `kvm_stat -l`: the heading once, then for every interval one line per attached
  * probe (in the catalogue's order, v's filter applied): t, the seconds since the start at the
  * interval's end, then probe, calls/s, total calls, and the interval's mean, p50, p99 and the
- * maximum so far in ns ("-" without a timed call).
+ * maximum so far in ns ("-" without a timed call). Whole names and exact numbers, for awk: the
+ * probe column is as wide as the longest attached name, so a line can pass 80 columns.
  */
-int kw_top_lines_header(FILE *f);
+int kw_top_lines_header(FILE *f, const struct kw_recording *cur);
 int kw_top_lines(FILE *f, const struct kw_recording *prev, const struct kw_recording *cur,
 		 double secs, double t, const struct kw_top_view *v);
 
