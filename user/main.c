@@ -509,9 +509,9 @@ static const struct argp top_argp = {
 	       "       (the header shows it, and (min) or (max) at the bounds)\n\n"
 	       "When stdout is not a terminal (a pipe, a file), no escapes: as kvm_stat -l, one "
 	       "heading line, then per interval one line per attached probe, in the catalogue's "
-	       "order:\n"
-	       "       t probe          calls/s  total  mean_ns  p50_ns   p99_ns   max_ns\n"
-	       "    2.00 kvm_vm_ioctl    4786.9   9574   200170    1452  7295229 12567476\n"
+	       "order, as these two (in aligned columns):\n\n"
+	       "  t probe calls/s total mean_ns p50_ns p99_ns max_ns\n\n"
+	       "  2.00 kvm_vm_ioctl 4786.9 9574 200170 1452 7295229 12567476\n\n"
 	       "t: the seconds since the start at the end of the interval; total: the calls "
 	       "since the start; times: the interval's, in ns (max: since the start; - when the "
 	       "interval had no timed call). With these lines only q, + and - are read."
@@ -696,7 +696,8 @@ static int cmd_top(int argc, char **argv)
 			have_prev = true;
 			secs = t - last;
 			last = t;
-			due = top_due(t, v.interval, c, start);
+			/* on the grid of the start, unless top fell a whole interval behind */
+			due = top_due(due + v.interval > t ? due : t, v.interval, c, start);
 			if (lines)
 				err = kw_top_lines(stdout, &prev, &cur, secs, t - start, &v) ?:
 				      fflush(stdout) ? -errno : 0;

@@ -100,8 +100,9 @@ enum kw_top_action kw_top_key(struct kw_top_view *v, int key)
 		v->per_vm = !v->per_vm;
 		return KW_TOP_REDRAW;
 	case 'f':
+		/* empty: Enter at once clears the filter (the header still shows the old one) */
 		v->prompt = true;
-		snprintf(v->input, sizeof(v->input), "%s", v->filter);
+		v->input[0] = '\0';
 		return KW_TOP_REDRAW;
 	case '+':
 	case '=': /* + without shift */

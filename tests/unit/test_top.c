@@ -145,11 +145,13 @@ static void keys(void)
 	ASSERT_FALSE(v.prompt, "Enter closes the prompt");
 	ASSERT_STREQ(v.filter, "Wal", "Enter applies");
 	kw_top_key(&v, 'f');
-	ASSERT_STREQ(v.input, "Wal", "the prompt starts with the filter");
+	ASSERT_STREQ(v.input, "", "the prompt starts empty");
 	kw_top_key(&v, 'x');
 	ASSERT_EQ(kw_top_key(&v, 27), KW_TOP_REDRAW, "Esc");
 	ASSERT_STREQ(v.filter, "Wal", "Esc keeps the filter");
 	kw_top_key(&v, 'f');
+	kw_top_key(&v, 'x');
+	kw_top_key(&v, 'y');
 	kw_top_key(&v, 21);
 	ASSERT_STREQ(v.input, "", "Ctrl-U");
 	kw_top_key(&v, '\n');
