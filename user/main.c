@@ -657,7 +657,7 @@ static int cmd_top(int argc, char **argv)
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGWINCH, &sa, NULL);
-	if (keys)
+	if (keys || screen)
 		sigaction(SIGTSTP, &sa, NULL);
 	atexit(top_term_restore);
 	if ((err = top_term_setup(keys, screen))) {
@@ -729,11 +729,13 @@ static int cmd_top(int argc, char **argv)
 
 			if (!redraw && poll(&pfd, 1, (int)(wait * 1000) + 1) > 0)
 				n = read(STDIN_FILENO, buf, sizeof(buf));
-			if (n == 0 && pfd.revents & (POLLHUP | POLLERR))
-				keys = v.keys = false; /* the terminal went: the keys with it */
+			/* the terminal went (a hangup, EIO): the keys with it, not a busy loop */
+			if ((n == 0 && pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) ||
+			    (n < 0 && errno != EINTR && errno != EAGAIN))
+				keys = v.keys = false;
 			for (ssize_t i = 0; i < n && !quit; i++) {
 				/* the log lines have no prompt, no sort, no VM view */
-				if (lines && !strchr("qQ+=-", buf[i]))
+				if (lines && (!buf[i] || !strchr("qQ+=-", buf[i])))
 					continue;
 				switch (kw_top_key(&v, buf[i])) {
 				case KW_TOP_QUIT:
