@@ -462,7 +462,8 @@ static error_t parse_top(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_TOP_FILTER:
 		if (strlen(arg) >= sizeof(t->filter))
-			argp_error(state, "--filter: at most %zu characters", sizeof(t->filter) - 1);
+			argp_error(state, "--filter: at most %zu characters",
+				   sizeof(t->filter) - 1);
 		snprintf(t->filter, sizeof(t->filter), "%s", arg);
 		return 0;
 	case ARGP_KEY_END:
@@ -493,7 +494,8 @@ static const struct argp top_argp = {
 	       "kvm_stat. On a terminal, a full-screen table: per probe the calls/s over the "
 	       "interval, the total calls since top started, the interval's mean, p50 and p99, and "
 	       "the maximum since the start. Nothing stays attached after it ends, and the "
-	       "terminal's settings are restored however it ends (q, Ctrl-C, SIGTERM, a hangup).\n\n"
+	       "terminal's settings are restored however it ends (q, Ctrl-C, SIGTERM, a "
+	       "hangup).\n\n"
 	       "Keys, read without Enter when stdin is a terminal:\n"
 	       "  q    quit (exit status 0, as Ctrl-C)\n"
 	       "  s    sort by the next column: calls/s (the default), total, mean, p50,\n"
@@ -708,7 +710,7 @@ static int cmd_top(int argc, char **argv)
 			continue;
 		}
 		if (top_tstp) {
-			/* Ctrl-Z: the shell gets its terminal back as it was, then top carries on */
+			/* Ctrl-Z: the shell gets its terminal back as it was; top goes on after fg */
 			top_tstp = 0;
 			top_term_restore();
 			signal(SIGTSTP, SIG_DFL);

@@ -244,7 +244,8 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 	qsort_r(rows, n, sizeof(rows[0]), row_cmp, &c);
 
 	fprintf(f, "  %-28s %9s %7s %7s %7s %7s %7s\n",
-		mark(h[0], 16, v, KW_TOP_NAME, "function"), mark(h[1], 16, v, KW_TOP_RATE, "calls/s"),
+		mark(h[0], 16, v, KW_TOP_NAME, "function"),
+		mark(h[1], 16, v, KW_TOP_RATE, "calls/s"),
 		mark(h[2], 16, v, KW_TOP_TOTAL, "total"), mark(h[3], 16, v, KW_TOP_MEAN, "mean"),
 		mark(h[4], 16, v, KW_TOP_P50, "p50"), mark(h[5], 16, v, KW_TOP_P99, "p99"),
 		mark(h[6], 16, v, KW_TOP_MAX, "max"));
@@ -261,8 +262,8 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 			for (int k = 1; k <= 4; k++)
 				snprintf(h[k], 16, "-");
 		}
-		fprintf(f, "  %-28.28s %9.1f %7s %7s %7s %7s %7s\n", row_name(r), r->rate, h[0], h[1],
-			h[2], h[3], h[4]);
+		fprintf(f, "  %-28.28s %9.1f %7s %7s %7s %7s %7s\n", row_name(r), r->rate, h[0],
+			h[1], h[2], h[3], h[4]);
 	}
 	if (!*nall)
 		fprintf(f, "  (no probe is attached)\n");
@@ -361,8 +362,8 @@ static void print_vrow(FILE *f, const struct row *r, double secs, const char *in
 	else
 		snprintf(t[2], 16, "-");
 	kw_fmt_ns(t[3], 16, r->ns);
-	fprintf(f, "%s%-*.*s %9.1f %7s %7s %7s %7s\n", indent, w, w, row_name(r), r->rate, t[0], t[1],
-		t[2], t[3]);
+	fprintf(f, "%s%-*.*s %9.1f %7s %7s %7s %7s\n", indent, w, w, row_name(r), r->rate, t[0],
+		t[1], t[2], t[3]);
 }
 
 static int vm_rows(FILE *f, const struct kw_recording *prev, const struct kw_recording *cur,
@@ -475,7 +476,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 	}
 	head(f, cur, secs, v, nshown, nall);
 	for (p = body; *p; lines++)
-		p += strcspn(p, "\n") + 1;
+		p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
 	/* the lines that fit between the header and the key line; the last says what did not */
 	room = v->rows > 0 ? v->rows - 2 - v->keys : lines;
 	if (room < 0)
@@ -485,8 +486,9 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 	else
 		keep = lines;
 	for (p = body; keep > 0; keep--, room--, lines--) {
-		size_t n = strcspn(p, "\n") + 1;
+		size_t n = strcspn(p, "\n");
 
+		n += p[n] == '\n';
 		fwrite(p, 1, n, f);
 		p += n;
 	}
@@ -506,7 +508,7 @@ int kw_top_render(FILE *f, const struct kw_recording *prev, const struct kw_reco
 	return ferror(f) ? -EIO : 0;
 }
 
-/* The probe column of the lines: as wide as the longest name attached (the whole name, aligned). */
+/* The probe column of the lines: as wide as the longest attached name (whole names, aligned). */
 static int lines_width(const struct kw_recording *r)
 {
 	int w = 5;

@@ -20,7 +20,8 @@ static void snapshots(struct kw_recording *prev, struct kw_recording *cur)
 	static const struct kw_vm src = { 116, "qemu-system-aar", "src", "cmdline" };
 	static const struct kw_vm other = { 51, "kvmwalk-load", "", "" };
 	/* pid 0: the rows of processes that exited meanwhile (new since prev) */
-	static const struct kw_trig exited = { KW_P_VM_IOCTL, KW_T_IOCTL, 0xae03, 0, 5, 2500000, "" };
+	static const struct kw_trig exited = { KW_P_VM_IOCTL, KW_T_IOCTL, 0xae03, 0, 5, 2500000,
+						"" };
 
 	kw_test_recording_fixture(cur);
 	kw_recording_add_vm(cur, &src);
@@ -238,7 +239,8 @@ void test_top(void)
 		fputc('\n', s.f);
 		v.rows = 24;
 		v.interval = 0.1;
-		shot(&s, "a 24-line terminal: padded, no newline after the key line", &prev, &cur, &v);
+		shot(&s, "a 24-line terminal: padded, no newline after the key line", &prev, &cur,
+		     &v);
 		fputc('\n', s.f);
 		v.rows = 0;
 		v.keys = false;
