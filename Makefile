@@ -419,14 +419,16 @@ soak: setup
 # unmounted, mountable or not, in a private mount namespace (test-tracefs, ~5 s); record -o refusing an unwritable output
 # before attaching, keeping FILE.old, surviving a full disk (test-record-output, ~3 s); record
 # --pid A and --pid A,B counting exactly the KVM ioctls of those kvmwalk-load processes, bad
-# lists refused before attaching (test-pid-filter, ~2 s). Part of promcheck, so of make test.
+# lists refused before attaching (test-pid-filter, ~2 s); `top` in a tmux terminal, its keys sent
+# and its screens read back, the terminal's settings restored after q, Ctrl-C and SIGTERM, and its
+# lines without a terminal (test-top, ~10 s). Part of promcheck, so of make test.
 .PHONY: servecheck
 servecheck: setup
 	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk build/$(HOST_ARCH)/kvmwalk-load
 	$(Q)mkdir -p $(HOSTOUT)
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "servecheck: skipped (needs root)"; else \
 		for t in test-tracefs test-serve test-serve-abuse test-prometheus \
-			test-record-output test-pid-filter; do \
+			test-record-output test-pid-filter test-top; do \
 			tests/prom/$$t build/$(HOST_ARCH)/kvmwalk > $(HOSTOUT)/$$t.log 2>&1; rc=$$?; \
 			tail -n 1 $(HOSTOUT)/$$t.log; \
 			[ $$rc = 0 ] || { grep FAIL $(HOSTOUT)/$$t.log; exit 1; }; \

@@ -41,7 +41,7 @@ static int plan_json(FILE *f, const struct kw_recording *r)
 
 static int top(FILE *f, const struct kw_recording *r)
 {
-	return kw_top_render(f, NULL, r, 2);
+	return kw_top_render(f, NULL, r, 2, NULL);
 }
 
 static bool check(const struct kw_recording *r, printer fn, const char *golden, size_t width)
