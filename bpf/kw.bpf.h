@@ -249,9 +249,10 @@ static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
  * The value of @key in the hash @map, inserted as @init if missing (bcc libbpf-tools'
  * bpf_map_lookup_or_try_init()). NULL when the map is full; counted in counter @full. A failed
  * BPF_NOEXIST insert is not enough to say so: another CPU may have inserted the key meanwhile.
+ * *@inserted (if not NULL) says whether this call inserted it.
  */
 static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, const void *init,
-						   __u32 full)
+						   __u32 full, bool *inserted)
 {
 	void *v = bpf_map_lookup_elem(map, key);
 
@@ -263,6 +264,8 @@ static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, c
 			kw_count(full, 1);
 		return v;
 	}
+	if (inserted)
+		*inserted = true;
 	return bpf_map_lookup_elem(map, key);
 }
 
@@ -270,19 +273,15 @@ static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id
 {
 	struct kw_trig_key k = { .probe = probe, .pid = id >> 32 };
 	struct kw_trig_val *v, zero = {};
+	bool inserted = false;
 
 	k.trigger = kw_trigger_of(t, &k.cmd);
-	v = bpf_map_lookup_elem(&kw_triggers, &k);
-	if (!v) {
-		/* a new row: its process may be new too (user space reads each pid once) */
-		if (!bpf_map_update_elem(&kw_triggers, &k, &zero, BPF_NOEXIST))
-			kw_event(k.pid, KW_EV_NEW_ROW);
-		v = bpf_map_lookup_elem(&kw_triggers, &k);
-		if (!v) {
-			kw_count(KW_C_TRIG_FULL, 1);
-			return;
-		}
-	}
+	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL, &inserted);
+	/* a new row: its process may be new too (user space reads each pid once) */
+	if (inserted)
+		kw_event(k.pid, KW_EV_NEW_ROW);
+	if (!v)
+		return;
 	v->calls++;
 	v->ns += ns;
 }

@@ -95,7 +95,7 @@ static __always_inline void walk_exit(long ret)
 	k.cb = t->walk_cb[d];
 	k.flags = t->walk_flags[d];
 	k.depth = d;
-	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL);
+	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL, NULL);
 	if (v) {
 		v->calls++;
 		v->ns += ns;

@@ -112,29 +112,40 @@ static int exited_add(struct loader *l, const struct kw_trig *t)
 	return 0;
 }
 
+struct kw_vm *loader__ids_find(struct loader *l, __u32 pid)
+{
+	for (size_t i = 0; i < l->nids; i++)
+		if (l->ids[i].pid == pid)
+			return &l->ids[i];
+	return NULL;
+}
+
+int loader__ids_put(struct loader *l, const struct kw_identity *id)
+{
+	struct kw_vm *n = loader__ids_find(l, id->pid);
+
+	if (!n) {
+		n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		l->ids = n;
+		n = &l->ids[l->nids++];
+	}
+	memset(n, 0, sizeof(*n));
+	n->pid = id->pid;
+	snprintf(n->comm, sizeof(n->comm), "%s", id->comm);
+	snprintf(n->vm, sizeof(n->vm), "%s", id->vm);
+	snprintf(n->source, sizeof(n->source), "%s", id->source ? id->source : "");
+	return 0;
+}
+
 int loader__identify_pid(struct loader *l, __u32 pid)
 {
 	struct kw_identity id;
-	struct kw_vm *n;
 
-	if (!pid)
+	if (!pid || loader__ids_find(l, pid) || kw_identity_read(pid, "/proc", &id))
 		return 0;
-	for (size_t i = 0; i < l->nids; i++)
-		if (l->ids[i].pid == pid)
-			return 0;
-	if (kw_identity_read(pid, "/proc", &id))
-		return 0;
-	n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	l->ids = n;
-	n = &l->ids[l->nids++];
-	memset(n, 0, sizeof(*n));
-	n->pid = id.pid;
-	snprintf(n->comm, sizeof(n->comm), "%s", id.comm);
-	snprintf(n->vm, sizeof(n->vm), "%s", id.vm);
-	snprintf(n->source, sizeof(n->source), "%s", id.source ? id.source : "");
-	return 0;
+	return loader__ids_put(l, &id);
 }
 
 int loader__identify(struct loader *l)

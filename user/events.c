@@ -25,11 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "host.h"
 #include "identity.h"
 #include "loader_priv.h"
 
@@ -39,47 +39,12 @@
 /* how often the processes of new trigger rows are named: a short-lived VM must be seen alive */
 #define IDENTIFY_S 0.2
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static bool name_wanted(const struct loader *l, const char *vm)
 {
 	for (unsigned int i = 0; vm[0] && i < l->opts.nvms; i++)
 		if (!strcmp(l->opts.vms[i], vm))
 			return true;
 	return false;
-}
-
-static struct kw_vm *ident_of(struct loader *l, __u32 pid)
-{
-	for (size_t i = 0; i < l->nids; i++)
-		if (l->ids[i].pid == pid)
-			return &l->ids[i];
-	return NULL;
-}
-
-/* Keeps the identity read at the decision, so that a VM that exits early is still named. */
-static void ident_keep(struct loader *l, const struct kw_identity *id)
-{
-	struct kw_vm *n, *old = ident_of(l, id->pid);
-
-	if (!old) {
-		n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
-		if (!n)
-			return;
-		l->ids = n;
-		old = &l->ids[l->nids++];
-	}
-	memset(old, 0, sizeof(*old));
-	old->pid = id->pid;
-	snprintf(old->comm, sizeof(old->comm), "%s", id->comm);
-	snprintf(old->vm, sizeof(old->vm), "%s", id->vm);
-	snprintf(old->source, sizeof(old->source), "%s", id->source ? id->source : "");
 }
 
 static struct kw_vmf_pid *decision_of(struct loader *l, __u32 pid)
@@ -117,9 +82,10 @@ static int decide(struct loader *l, __u32 pid, bool undecided)
 	}
 	d->decision = v;
 	if (undecided && !d->settle_at)
-		d->settle_at = mono_s() + SETTLE_S;
+		d->settle_at = kw_mono_s() + SETTLE_S;
+	/* the identity read at the decision: a VM that exits early is still named */
 	if (v == KW_PID_RECORD)
-		ident_keep(l, &id);
+		loader__ids_put(l, &id);
 	return bpf_map__update_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), &v, sizeof(v),
 				    BPF_ANY);
 }
@@ -174,7 +140,7 @@ int events_start(struct loader *l)
 		}
 	}
 	closedir(d);
-	l->vmf_sweep_at = mono_s() + SWEEP_S;
+	l->vmf_sweep_at = kw_mono_s() + SWEEP_S;
 	return 0;
 }
 
@@ -209,7 +175,7 @@ static void undecided(struct loader *l, double now)
 		d->settle_at = 0;
 		if (bpf_map_lookup_and_delete_elem(fd, &d->pid, &n))
 			continue;
-		id = ident_of(l, d->pid);
+		id = loader__ids_find(l, d->pid);
 		if (d->decision == KW_PID_RECORD && id)
 			id->unseen += n;
 	}
@@ -239,7 +205,7 @@ void loader__poll(struct loader *l, int timeout_ms)
 	/* wakes at each event: a new process is named while it is alive */
 	if (!l->events || ring_buffer__poll(l->events, timeout_ms) < 0)
 		poll(NULL, 0, timeout_ms);
-	now = mono_s();
+	now = kw_mono_s();
 	/* and a sweep, for the events a full ring buffer lost */
 	if (now >= l->identify_at) {
 		loader__identify(l);

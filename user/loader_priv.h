@@ -57,7 +57,13 @@ struct kw_vmf_pid {
 	double settle_at; /* CLOCK_MONOTONIC; 0: nothing to read from kw_undecided */
 };
 
-/* Reads pid's identity into l->ids unless it has one (collect.c). */
+/*
+ * l->ids (collect.c): the identity of pid or NULL; put adds @id or replaces pid's; identify_pid
+ * reads pid's from /proc unless it has one.
+ */
+struct kw_vm *loader__ids_find(struct loader *l, __u32 pid);
+struct kw_identity;
+int loader__ids_put(struct loader *l, const struct kw_identity *id);
 int loader__identify_pid(struct loader *l, __u32 pid);
 /*
  * After load, before the probes attach (events.c): the kw_events reader, and with --vm the exec

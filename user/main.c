@@ -321,7 +321,7 @@ static int cmd_record(int argc, char **argv)
 				next_iv += c.interval;
 			while (next_iv <= now_s());
 		}
-		loader__poll(l, 20); /* --vm: wakes at each exec */
+		loader__poll(l, 20); /* wakes at each new process (its name) and, with --vm, exec */
 	}
 
 	if (loader__collect(l, &r)) {

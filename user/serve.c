@@ -42,6 +42,7 @@
 
 #include <microhttpd.h>
 
+#include "host.h"
 #include "loader.h"
 #include "outfile.h"
 #include "probe_opts.h"
@@ -284,14 +285,6 @@ static struct {
 	} c[MAX_CONNECTIONS];
 } conns = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int conn_fd(struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo *ci =
@@ -318,7 +311,7 @@ static void conns_set(int fd, bool add, bool close)
 		i = free_slot;
 	if (i >= 0 && i < MAX_CONNECTIONS) {
 		conns.c[i].fd = close ? -1 : fd;
-		conns.c[i].deadline = mono_s() + CONN_TIMEOUT_S;
+		conns.c[i].deadline = kw_mono_s() + CONN_TIMEOUT_S;
 	}
 	pthread_mutex_unlock(&conns.lock);
 }
@@ -341,7 +334,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 /* Called by the main loop: ends every connection past its deadline. */
 static void conns_expire(void)
 {
-	double now = mono_s();
+	double now = kw_mono_s();
 
 	pthread_mutex_lock(&conns.lock);
 	for (int i = 0; i < MAX_CONNECTIONS; i++)
@@ -758,7 +751,7 @@ int serve_main(int argc, char **argv)
 		fprintf(stderr, "kvmwalk serve: writing %s every %g s\n", o.textfile, o.interval);
 
 	for (double next = now_s(CLOCK_MONOTONIC) + o.interval; !stop;) {
-		loader__poll(l, 50); /* --vm: reads each new process's name */
+		loader__poll(l, 50); /* names each new process at once; --vm: each exec */
 		if (d)
 			conns_expire();
 		if (now_s(CLOCK_MONOTONIC) < next)

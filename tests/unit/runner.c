@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test.h"
 
@@ -68,6 +69,18 @@ static void golden_diff(const char *buf, size_t len, const char *want, size_t wl
 		       path, lineno, len, wlen, line_len(buf + start, buf + len), buf + start,
 		       start < len ? "" : "(end of output)", line_len(want + start, want + wlen),
 		       want + start, start < wlen ? "" : "(end of file)", (int)len, buf);
+}
+
+bool kw_test_fits(const char *buf, size_t width)
+{
+	for (const char *p = buf; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > width)
+			return false;
+		p += n + (p[n] == '\n');
+	}
+	return true;
 }
 
 bool kw_test_golden(const char *buf, size_t len, const char *golden, const char *file, int line)

@@ -51,6 +51,9 @@ bool kw_test_report(bool ok, const char *file, int line, const char *what, const
 			       __b ? __b : "(null)");                                              \
 	})
 
+/* Every line of the NUL-terminated text is at most @width columns (bytes). */
+bool kw_test_fits(const char *buf, size_t width);
+
 /* Compares a buffer byte for byte with a golden file under tests/unit/golden/. */
 bool kw_test_golden(const char *buf, size_t len, const char *golden, const char *file, int line);
 #define ASSERT_GOLDEN(buf, len, golden) kw_test_golden(buf, len, golden, __FILE__, __LINE__)

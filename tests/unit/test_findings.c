@@ -14,20 +14,6 @@
 
 #define FIX "fixtures/findings/"
 
-static bool fits(const char *buf, size_t width)
-{
-	const char *p = buf;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n > width)
-			return false;
-		p += n + (p[n] == '\n');
-	}
-	return true;
-}
-
 static bool load(struct kw_recording *r, const char *path)
 {
 	char err[512] = "";
@@ -52,7 +38,7 @@ static bool golden(const struct kw_recording *r, const char *name, struct kw_fin
 	fclose(f);
 	snprintf(g, sizeof(g), "findings-%s.txt", name);
 	ok = ASSERT_GOLDEN(buf, len, g);
-	ok = ASSERT_TRUE(fits(buf, 80), g) && ok;
+	ok = ASSERT_TRUE(kw_test_fits(buf, 80), g) && ok;
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);

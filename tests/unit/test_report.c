@@ -8,20 +8,6 @@
 
 void kw_test_recording_fixture(struct kw_recording *r);
 
-static bool fits(const char *buf, size_t width)
-{
-	const char *p = buf;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n > width)
-			return false;
-		p += n + (p[n] == '\n');
-	}
-	return true;
-}
-
 typedef int (*printer)(FILE *f, const struct kw_recording *r);
 
 static int text(FILE *f, const struct kw_recording *r)
@@ -57,7 +43,7 @@ static bool check(const struct kw_recording *r, printer fn, const char *golden, 
 	fclose(f);
 	ok = ok && ASSERT_GOLDEN(buf, len, golden);
 	if (width)
-		ok = ok && ASSERT_TRUE(fits(buf, width), golden);
+		ok = ok && ASSERT_TRUE(kw_test_fits(buf, width), golden);
 	free(buf);
 	return ok;
 }
@@ -90,7 +76,7 @@ static void report_pids(struct kw_recording *r)
 		return;
 	kw_report_text(f, r, "split.json");
 	fclose(f);
-	ASSERT_TRUE(fits(buf, 80), "64 pids: 80 columns");
+	ASSERT_TRUE(kw_test_fits(buf, 80), "64 pids: 80 columns");
 	ASSERT_TRUE(strstr(buf, "pid 4194304, 4194303,") && strstr(buf, " 4194241, visits on,"),
 		    "64 pids: all of them");
 	free(buf);

@@ -56,12 +56,7 @@ static bool golden(const struct kw_recording *r, printer fn, const char *name, s
 	char *buf = print(r, fn, &len);
 	bool ok = ASSERT_TRUE(buf, name) && ASSERT_GOLDEN(buf, len, name);
 
-	for (const char *p = buf; ok && width && *p;) {
-		size_t n = strcspn(p, "\n");
-
-		ok = ASSERT_TRUE(n <= width, name);
-		p += n + (p[n] == '\n');
-	}
+	ok = ok && (!width || ASSERT_TRUE(kw_test_fits(buf, width), name));
 	free(buf);
 	return ok;
 }

@@ -68,18 +68,6 @@ static bool no_escapes(const char *buf, size_t len)
 	return !memchr(buf, '\033', len);
 }
 
-static bool fits80(const char *p)
-{
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		if (n > 80)
-			return false;
-		p += n + (p[n] == '\n');
-	}
-	return true;
-}
-
 /* One golden file of several screens, each after a "==== what" line. */
 struct shots {
 	char *buf;
@@ -100,7 +88,7 @@ static void check(struct shots *s, const char *golden, bool width)
 	ASSERT_GOLDEN(s->buf, s->len, golden);
 	ASSERT_TRUE(no_escapes(s->buf, s->len), golden);
 	if (width)
-		ASSERT_TRUE(fits80(s->buf), golden);
+		ASSERT_TRUE(kw_test_fits(s->buf, 80), golden);
 	free(s->buf);
 	memset(s, 0, sizeof(*s));
 }
