@@ -5,7 +5,9 @@
 # same window. Both kvmwalk's probes and the trigger are active before the first QEMU starts and
 # after the last one ended, so both see every ioctl of both QEMUs. Files: src.serial, dst.serial
 # (the guest's pass counter), src.mon.log, dst.mon.log (the monitors), migrate.txt (the last
-# `info migrate`), hist.txt, pids.txt (name pid), steps.txt (what happened when).
+# `info migrate`), hist.txt, pids.txt (name pid), steps.txt (what happened when); on x86
+# clrdirty.txt, every kvm_tdp_mmu_clear_dirty_pt_masked call as an ftrace kprobe event with its
+# mask, and clrdirty-stats.txt (the ring buffer's per-CPU stats: nothing may be overrun).
 set -u
 trig=/sys/kernel/tracing/events/syscalls/sys_enter_ioctl/trigger
 hist='hist:keys=common_pid,cmd.hex:vals=hitcount:sort=common_pid,cmd:size=4096'
@@ -50,6 +52,16 @@ common="$machine -smp 1 -m 128M -nodefaults -display none -kernel /kvmwalk/guest
 # arm64: the host's IPA limit, the size of QEMU's scratch VMs (their teardown walks it all)
 dmesg | sed -n 's/.*IPA Size Limit: \([0-9]*\) bits.*/\1/p' | head -n 1 >ipa-limit.txt
 echo "$hist" >"$trig" || { echo "migrate: cannot set the hist trigger"; exit 10; }
+# x86: the kernel's own record of every 64-page word KVM_CLEAR_DIRTY_LOG write-protects (an
+# ftrace kprobe event next to kvmwalk's BPF program on the same function, mask = $arg4)
+tr=/sys/kernel/tracing
+if [ "$KW_ARCH" = x86 ]; then
+	echo 8192 >$tr/buffer_size_kb
+	echo 'p:kwmig/clrdirty kvm_tdp_mmu_clear_dirty_pt_masked gfn=$arg3:u64 mask=$arg4:x64' \
+		>>$tr/kprobe_events || { echo "migrate: cannot add the kprobe event"; exit 10; }
+	echo 1 >$tr/events/kwmig/clrdirty/enable
+	: >$tr/trace
+fi
 step "hist trigger on"
 cats=
 for n in src dst; do
@@ -107,6 +119,12 @@ step "both quit"
 sort -u tasks.txt -o tasks.txt
 cat "${trig%trigger}hist" >hist.txt
 echo "!$hist" >"$trig"
+if [ "$KW_ARCH" = x86 ]; then
+	echo 0 >$tr/events/kwmig/clrdirty/enable
+	grep -v '^#' $tr/trace >clrdirty.txt
+	cat $tr/per_cpu/cpu*/stats >clrdirty-stats.txt
+	echo '-:kwmig/clrdirty' >>$tr/kprobe_events
+fi
 step "hist trigger off"
 kill $cats 2>/dev/null
 [ $done_ = 1 ]
