@@ -200,6 +200,11 @@ enum {
 	KW_EV_NEW_ROW = 1, /* its first trigger row */
 	KW_EV_EXEC = 2,	   /* --vm: it exec'd */
 };
+/* kw_vm_names: a --vm name, NUL-padded (user/identity.h's KW_VM_NAME_LEN) */
+#define KW_VM_KEY_LEN 64
+struct kw_vm_key {
+	char name[KW_VM_KEY_LEN];
+};
 enum kw_pid_decision {
 	KW_PID_RECORD = 1,
 	KW_PID_IGNORE = 2,

@@ -194,15 +194,177 @@ int BPF_PROG(rt_lock_end, void *lock, int ret)
 }
 
 /*
- * --vm: sched:sched_process_exec(task, old_pid, bprm), in the new program's context. Tells user
- * space the tgid right away (kw_events), so that it reads the new cmdline (a QEMU's -name) and decides
- * before the process opens /dev/kvm; a run of the process before that is counted in
- * kw_undecided, not lost silently. Loaded only with --vm.
+ * --vm: the names wanted (zero-padded keys), filled by the loader before attach. rt_exec looks
+ * the new program's -name up here and records a match at once, in the exec itself, before the
+ * process can open /dev/kvm: no race with user space for QEMU's -name. user space still decides
+ * everything else (libvirt's cgroup names, processes that were running before the start, execs
+ * into something else) and overrides what rt_exec wrote; both parse -name the same way
+ * (kw_vm_name_from_cmdline() in user/identity.c).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KW_MAX_VMS);
+	__type(key, struct kw_vm_key);
+	__type(value, __u8);
+} kw_vm_names SEC(".maps");
+
+/* the new program's arguments: libvirt's QEMU command lines run to several KiB, -name comes first */
+#define KW_ARGS_MAX 4096
+struct kw_exec_buf {
+	char args[KW_ARGS_MAX];
+	struct kw_vm_key key;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kw_exec_buf);
+} kw_exec_buf SEC(".maps");
+
+/* bpf_loop() state: the arguments are NUL-separated tokens */
+struct kw_scan {
+	struct kw_exec_buf *b;
+	__u32 len, ts; /* bytes read, start of the current token */
+	__u32 vs, ve;  /* the -name value, [vs, ve) */
+	__u32 gs;      /* its "guest=" (KW_ARGS_MAX: none) */
+	__u32 eq, comma; /* its first '=' and ',' */
+	__u32 o;
+	bool want, m1, m2, done;
+};
+
+static __always_inline char kw_arg(const struct kw_scan *c, __u64 i)
+{
+	return c->b->args[i & (KW_ARGS_MAX - 1)];
+}
+
+/* byte p of a literal packed little-endian into a u64 */
+static __always_inline bool kw_lit(__u64 lit, __u32 n, __u32 p, char ch)
+{
+	return p < n && ch == (char)(lit >> (8 * p));
+}
+
+#define KW_LIT_NAME 0x656d616e2dULL	  /* "-name" */
+#define KW_LIT_DNAME 0x3d656d616e2d2dULL  /* "--name=" */
+#define KW_LIT_GUEST 0x3d7473657567ULL	  /* "guest=" */
+
+/* one byte of the arguments: finds the token after "-name"/"--name", or "--name=VALUE" */
+static long kw_scan_arg(__u64 i, struct kw_scan *c)
+{
+	char ch;
+	__u32 p;
+
+	if (i >= c->len)
+		return 1;
+	ch = kw_arg(c, i);
+	p = i - c->ts;
+	if (ch) {
+		c->m1 = c->m1 && kw_lit(KW_LIT_NAME, 5, p, ch);
+		c->m2 = c->m2 && (p >= 7 || kw_lit(KW_LIT_DNAME, 7, p, ch));
+		return 0;
+	}
+	if (c->want && p) {
+		c->vs = c->ts, c->ve = i, c->done = true;
+		return 1;
+	}
+	if (c->m2 && p > 7) {
+		c->vs = c->ts + 7, c->ve = i, c->done = true;
+		return 1;
+	}
+	c->want = (c->m1 && p == 5) || (c->m2 && p == 6);
+	c->ts = i + 1;
+	c->m1 = c->m2 = true;
+	return 0;
+}
+
+/* one position of the value: its first '=' and ',' and where "guest=" starts (name_of_value()) */
+static long kw_scan_value(__u64 i, struct kw_scan *c)
+{
+	__u64 q = c->vs + i;
+	bool at = true;
+
+	if (q >= c->ve || c->gs != KW_ARGS_MAX)
+		return 1;
+	if (kw_arg(c, q) == '=' && c->eq == KW_ARGS_MAX)
+		c->eq = q;
+	if (kw_arg(c, q) == ',' && c->comma == KW_ARGS_MAX)
+		c->comma = q;
+	/* "guest=" at the start or after a single comma */
+	if (q > c->vs && (kw_arg(c, q - 1) != ',' || (q - 1 > c->vs && kw_arg(c, q - 2) == ',')))
+		return 0;
+	for (__u32 k = 0; k < 6; k++)
+		at = at && q + k < c->ve && kw_lit(KW_LIT_GUEST, 6, k, kw_arg(c, q + k));
+	if (at)
+		c->gs = q + 6;
+	return 0;
+}
+
+/* one byte of the name: up to a single ',' (",," is a comma), at most KW_VM_KEY_LEN - 1 */
+static long kw_copy_name(__u64 i, struct kw_scan *c)
+{
+	__u64 q = c->vs + i;
+	char ch;
+
+	if (q >= c->ve || c->o >= KW_VM_KEY_LEN - 1)
+		return 1;
+	ch = kw_arg(c, q);
+	if (ch == ',') {
+		if (q + 1 >= c->ve || kw_arg(c, q + 1) != ',')
+			return 1;
+		c->vs++; /* the second comma of ",," is skipped */
+	}
+	c->b->key.name[c->o & (KW_VM_KEY_LEN - 1)] = ch;
+	c->o++;
+	return 0;
+}
+
+static __always_inline bool kw_exec_name_wanted(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct kw_scan c = { .gs = KW_ARGS_MAX, .eq = KW_ARGS_MAX, .comma = KW_ARGS_MAX,
+			     .m1 = true, .m2 = true };
+	unsigned long start, end;
+	__u32 zero = 0;
+
+	c.b = bpf_map_lookup_elem(&kw_exec_buf, &zero);
+	if (!c.b)
+		return false;
+	start = BPF_CORE_READ(task, mm, arg_start);
+	end = BPF_CORE_READ(task, mm, arg_end);
+	if (end <= start)
+		return false;
+	/* a longer command line is cut: its last token has no NUL and is not looked at */
+	c.len = end - start > KW_ARGS_MAX - 1 ? KW_ARGS_MAX - 1 : end - start;
+	if (bpf_probe_read_user(c.b->args, c.len & (KW_ARGS_MAX - 1), (void *)start))
+		return false;
+	bpf_loop(KW_ARGS_MAX, kw_scan_arg, &c, 0);
+	if (!c.done)
+		return false;
+	bpf_loop(KW_ARGS_MAX, kw_scan_value, &c, 0);
+	if (c.gs != KW_ARGS_MAX)
+		c.vs = c.gs;
+	else if (c.eq < c.comma)
+		return false; /* only other keys (process=..., debug-threads=...) */
+	__builtin_memset(&c.b->key, 0, sizeof(c.b->key));
+	bpf_loop(KW_VM_KEY_LEN, kw_copy_name, &c, 0);
+	return c.o && bpf_map_lookup_elem(&kw_vm_names, &c.b->key);
+}
+
+/*
+ * --vm: sched:sched_process_exec(task, old_pid, bprm), in the new program's context. A -name
+ * that is wanted is recorded here (kw_vm_names); every exec is told to user space (kw_events),
+ * which reads the new identity and decides the rest: a process that runs a probe before a
+ * decision is counted in kw_undecided, not lost silently. Loaded only with --vm.
  */
 SEC("raw_tp/sched_process_exec")
 int BPF_PROG(rt_exec)
 {
-	kw_event(bpf_get_current_pid_tgid() >> 32, KW_EV_EXEC);
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u8 v = KW_PID_RECORD;
+
+	if (kw_exec_name_wanted())
+		bpf_map_update_elem(&kw_pids, &tgid, &v, BPF_ANY);
+	kw_event(tgid, KW_EV_EXEC);
 	return 0;
 }
 

@@ -7,11 +7,14 @@
  * its cmdline (a zombie's cmdline is empty). A sweep every 0.2 s names what a full buffer lost.
  *
  * --vm NAME: record only the processes whose VM name (QEMU's -name, libvirt's scope) is one of
- * the names, found as they appear. A name lives in user space (a cmdline, a cgroup), so the
- * decision is user space's and the BPF side only applies it (kw_pids):
+ * the names, found as they appear. The BPF side applies the decisions (kw_pids):
  * - at start, every process of /proc is read once; those with a matching name are recorded;
- * - each exec is reported by rt_exec (sched_process_exec) and read at once, normally long before
- *   the new program opens /dev/kvm (libvirt moves QEMU into its machine scope before the exec);
+ * - at each exec rt_exec (sched_process_exec) parses the new program's -name itself and records a
+ *   wanted one at once (kw_vm_names): a QEMU started with -name is counted from its first ioctl,
+ *   whatever the speed of user space (an emulated host once let a VM reach KVM_CREATE_VM before
+ *   user space had read its exec event); the exec is also reported and read at once, and user
+ *   space's decision (from the cmdline or libvirt's scope: libvirt moves QEMU into its machine
+ *   scope before the exec) is the last word;
  * - a process that runs a probe before a decision about it (one faster than us, or an exec event
  *   lost) is left out and its program runs are counted in kw_undecided; loader__poll() then reads
  *   its name and records it or ignores it from then on, and the runs it missed stay in its
@@ -68,9 +71,19 @@ static int decide(struct loader *l, __u32 pid, bool undecided)
 	if (kw_identity_read(pid, "/proc", &id))
 		id.vm[0] = 0;
 	v = name_wanted(l, id.vm) ? KW_PID_RECORD : KW_PID_IGNORE;
-	/* an exec that does not match leaves the process undecided: no entry per host process */
-	if (!undecided && v == KW_PID_IGNORE && !d)
+	/*
+	 * An exec that does not match leaves the process undecided: no entry per host process. But
+	 * rt_exec may have recorded it from a -name that user space reads differently (or that the
+	 * process changed since): user space's reading wins.
+	 */
+	if (!undecided && v == KW_PID_IGNORE && !d) {
+		__u8 b = 0;
+
+		if (!bpf_map__lookup_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), &b, sizeof(b), 0) &&
+		    b == KW_PID_RECORD)
+			bpf_map__delete_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), 0);
 		return 0;
+	}
 	if (!d) {
 		d = realloc(l->vmf, (l->nvmf + 1) * sizeof(*d));
 		if (!d)
@@ -98,7 +111,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(e))
 		return 0;
 	memcpy(&e, data, sizeof(e));
-	if (e.kind == KW_EV_EXEC && l->opts.nvms)
+	if (e.kind == KW_EV_EXEC && l->opts.nvms && !l->test_no_decisions)
 		decide(l, e.tgid, false);
 	else if (e.kind == KW_EV_NEW_ROW)
 		loader__identify_pid(l, e.tgid);
@@ -119,6 +132,28 @@ int events_start(struct loader *l)
 	}
 	if (!l->opts.nvms)
 		return 0;
+	_Static_assert(KW_VM_KEY_LEN == KW_VM_NAME_LEN, "kw_vm_names keys are identity names");
+	/*
+	 * Test knob, not a feature: KVMWALK_TEST_NO_DECISIONS=1 makes user space decide nothing
+	 * after the start (exec events and undecided processes are not read), as if it were too slow,
+	 * so that a test sees rt_exec's own -name match alone (tests/prom/test-pid-filter). Said on
+	 * stderr whenever it is used.
+	 */
+	l->test_no_decisions = getenv("KVMWALK_TEST_NO_DECISIONS") != NULL;
+	if (l->test_no_decisions)
+		fprintf(stderr, "kvmwalk: test knob KVMWALK_TEST_NO_DECISIONS: no decisions after the start\n");
+	for (unsigned int i = 0; i < l->opts.nvms; i++) {
+		struct kw_vm_key k = { 0 };
+		__u8 one = 1;
+
+		snprintf(k.name, sizeof(k.name), "%s", l->opts.vms[i]);
+		err = bpf_map__update_elem(l->skel->maps.kw_vm_names, &k, sizeof(k), &one, sizeof(one),
+					   BPF_ANY);
+		if (err) {
+			fprintf(stderr, "kvmwalk: --vm: cannot fill the names map: %s\n", strerror(-err));
+			return err;
+		}
+	}
 	l->exec_link = bpf_program__attach(l->skel->progs.rt_exec);
 	if (!l->exec_link) {
 		err = -errno;
@@ -162,7 +197,7 @@ static void undecided(struct loader *l, double now)
 		struct kw_vmf_pid *d = decision_of(l, k);
 
 		prev = &k;
-		if (!d || !d->settle_at)
+		if ((!d || !d->settle_at) && !l->test_no_decisions)
 			decide(l, k, true);
 	}
 	for (size_t i = 0; i < l->nvmf; i++) {

@@ -44,6 +44,7 @@ struct loader {
 	/* kw_events (events.c); --vm: the exec program, and the decisions taken about processes */
 	struct ring_buffer *events;
 	struct bpf_link *exec_link;
+	bool test_no_decisions; /* KVMWALK_TEST_NO_DECISIONS (events.c) */
 	struct kw_vmf_pid *vmf;
 	size_t nvmf;
 	double vmf_sweep_at;
