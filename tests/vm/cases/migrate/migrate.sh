@@ -85,7 +85,9 @@ $qemu $common -name guest=dst -serial file:dst.serial -chardev pipe,id=m,path=ds
 	-mon chardev=m,mode=readline -incoming unix:/tmp/mig.sock >dst.err 2>&1 &
 dst=$!
 echo "dst $dst" >>pids.txt
-wait_for 120 test -S /tmp/mig.sock || echo "migrate: no incoming socket: $(head -c 300 dst.err)"
+# a QEMU start with kvmwalk attached walks its two scratch VMs' 52-bit IPA spaces (8 million 1 GiB
+# walks on 7.3 arm64): 60-75 s on a quiet machine, over 120 s on a loaded one
+wait_for 600 test -S /tmp/mig.sock || echo "migrate: no incoming socket: $(head -c 300 dst.err)"
 step "dst listening (pid $dst)"
 # a downtime limit that the dirtying guest cannot miss: the migration converges in few rounds
 mon src "migrate_set_parameter max-bandwidth 1073741824"
