@@ -242,13 +242,14 @@ static bool nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 	snprintf(fd->detail, sizeof(fd->detail),
 		 "%llu nested unmaps (of %llu kvm_nested_s2_unmap calls; %s each) made %llu "
 		 "unmap calls, %.1f per nested unmap; %llu of them cleared none and issued %llu of "
-		 "their %llu range flushes, %.1f per nested unmap (%llu leaves cleared in all). "
+		 "their %llu range flushes, %.1f per nested unmap (%llu %s cleared in all). "
 		 "These flushes are among the empty range TLB flushes above.",
 		 (unsigned long long)n, (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls, each,
 		 (unsigned long long)c[KW_C_NESTED_UNMAPS], ratio(c[KW_C_NESTED_UNMAPS], n),
 		 (unsigned long long)c[KW_C_NESTED_EMPTY], (unsigned long long)fd->count,
 		 (unsigned long long)c[KW_C_NESTED_FLUSHES], ratio(fd->count, n),
-		 (unsigned long long)c[KW_C_NESTED_CLEARED]);
+		 (unsigned long long)c[KW_C_NESTED_CLEARED],
+		 c[KW_C_NESTED_CLEARED] == 1 ? "leaf" : "leaves");
 	fd->patch = "patches/arm64-unmap-tlbi-only-if-unmapped";
 	fd->patch_does = "kvm_pgtable_stage2_unmap, which the nested unmap calls for each 1GiB, "
 			 "issues its deferred range flush only when its walk cleared a leaf";
@@ -499,10 +500,10 @@ void kw_findings_compute(const struct kw_recording *r, struct kw_findings *out)
 	memset(out, 0, sizeof(*out));
 	if (arm64) {
 		empty_flushes(r, &out->f[out->n++]);
-		split_level3(r, &out->f[out->n++]);
-		teardown(r, &out->f[out->n++]);
 		if (nested_empty(r, &out->f[out->n]))
 			out->n++;
+		split_level3(r, &out->f[out->n++]);
+		teardown(r, &out->f[out->n++]);
 	} else if (x86) {
 		empty_zaps(r, &out->f[out->n++]);
 	}
