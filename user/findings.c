@@ -240,11 +240,13 @@ static bool nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 		 (unsigned long long)fd->count, (unsigned long long)n, n == 1 ? "unmap" : "unmaps",
 		 t, s);
 	snprintf(fd->detail, sizeof(fd->detail),
-		 "%llu nested unmaps (of %llu kvm_nested_s2_unmap calls; %s each) made %llu "
+		 "%llu nested %s (of %llu kvm_nested_s2_unmap %s; %s each) made %llu "
 		 "unmap calls, %.1f per nested unmap; %llu of them cleared none and issued %llu of "
 		 "their %llu range flushes, %.1f per nested unmap (%llu %s cleared in all). "
 		 "These flushes are among the empty range TLB flushes above.",
-		 (unsigned long long)n, (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls, each,
+		 (unsigned long long)n, n == 1 ? "unmap" : "unmaps",
+		 (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls,
+		 r->funcs[KW_P_NESTED_UNMAP].calls == 1 ? "call" : "calls", each,
 		 (unsigned long long)c[KW_C_NESTED_UNMAPS], ratio(c[KW_C_NESTED_UNMAPS], n),
 		 (unsigned long long)c[KW_C_NESTED_EMPTY], (unsigned long long)fd->count,
 		 (unsigned long long)c[KW_C_NESTED_FLUSHES], ratio(fd->count, n),
