@@ -106,6 +106,19 @@ static double f_per_unmap(const struct kw_recording *r, int arg)
 	return ratio(r->counters[arg], r->counters[KW_C_UNMAP_CALLS]);
 }
 
+/* arg: a counter divided by the nested unmaps (kvm_nested_s2_unmap calls with a valid MMU) */
+static double f_per_nested(const struct kw_recording *r, int arg)
+{
+	return ratio(r->counters[arg], r->counters[KW_C_NESTED_ACTIVE]);
+}
+
+/* Flushes inside nested unmaps issued by unmap calls that cleared a leaf. */
+static double f_nested_kept(const struct kw_recording *r, int arg)
+{
+	(void)arg;
+	return (double)(r->counters[KW_C_NESTED_FLUSHES] - r->counters[KW_C_NESTED_EMPTY_FLUSHES]);
+}
+
 static double f_per_zap(const struct kw_recording *r, int arg)
 {
 	return ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
@@ -480,6 +493,39 @@ static int build_sections(struct builder *b)
 		err = err
 			      ?: add_line(b, s, "unmap time, median", "", KW_U_NS, f_p50,
 					  KW_P_S2_UNMAP, false);
+	}
+	/*
+	 * arm64 NV: each MMU notifier unmaps the whole IPA space of every valid nested MMU, one
+	 * kvm_pgtable_stage2_unmap (and one range flush) per 1 GiB, empty or not. Shown only when
+	 * a run saw a nested unmap: every 7.3 host calls kvm_nested_s2_unmap, most with no valid
+	 * nested MMU, and a section of zeros would say nothing.
+	 */
+	if (any_run(b, f_counter, KW_C_NESTED_ACTIVE)) {
+		s = &c->sections[c->nsections++];
+		s->change = KW_K_NESTED_UNMAP;
+		s->title = "Nested stage-2 unmaps: TLB flush only when something was unmapped";
+		s->where = "arm64 NV kvm_nested_s2_unmap, kvm_pgtable_stage2_unmap";
+		err = err
+			      ?: add_line(b, s, "nested unmaps", "per run", KW_U_COUNT, f_counter,
+					  KW_C_NESTED_ACTIVE, true);
+		err = err
+			      ?: add_line(b, s, "unmap calls", "per nested unmap", KW_U_RATIO,
+					  f_per_nested, KW_C_NESTED_UNMAPS, true);
+		err = err
+			      ?: add_line(b, s, "unmaps that cleared nothing", "per nested unmap",
+					  KW_U_RATIO, f_per_nested, KW_C_NESTED_EMPTY, true);
+		err = err
+			      ?: add_line(b, s, "flushes", "per nested unmap", KW_U_RATIO,
+					  f_per_nested, KW_C_NESTED_FLUSHES, true);
+		err = err
+			      ?: add_line(b, s, "empty flushes", "per nested unmap", KW_U_RATIO,
+					  f_per_nested, KW_C_NESTED_EMPTY_FLUSHES, true);
+		err = err
+			      ?: add_line(b, s, "flushes by unmaps that cleared a leaf", "per run",
+					  KW_U_COUNT, f_nested_kept, 0, true);
+		err = err
+			      ?: add_line(b, s, "time per nested unmap", "", KW_U_NS, f_per_nested,
+					  KW_C_NESTED_ACTIVE_NS, false);
 	}
 	if (any_run(b, f_calls, KW_P_FAST_PF)) {
 		s = &c->sections[c->nsections++];
@@ -1519,6 +1565,7 @@ static int print_json(FILE *f, const struct kw_compare *c)
 		[KW_K_EMPTY_LEAF] = "tdp-empty-leaf-hint",
 		[KW_K_DEFER_FLUSH] = "flush-only-when-unmapped",
 		[KW_K_FAST_PF] = "tdp-lockless-fast-fault",
+		[KW_K_NESTED_UNMAP] = "nested-unmap-flush-only-when-unmapped",
 	};
 	json_t *root = json_object(), *a, *o;
 	size_t i, j;

@@ -50,6 +50,7 @@ enum kw_known_change {
 	KW_K_EMPTY_LEAF,  /* empty-leaf-table hint for TDP zaps */
 	KW_K_DEFER_FLUSH, /* TLB flush only when something was unmapped */
 	KW_K_FAST_PF,	  /* lockless fast page fault */
+	KW_K_NESTED_UNMAP, /* the same flush change, on the nested unmaps of arm64 NV */
 	KW_NR_KNOWN,
 };
 
@@ -57,8 +58,8 @@ enum kw_known_change {
 
 struct kw_compare_line {
 	char what[48];
-	char per[16]; /* "per block", "per run", ... (the unit of the two values), "" for durations
-		       */
+	char per[24]; /* "per block", "per nested unmap", ... (the unit of the two values), "" for
+		       * durations */
 	enum kw_compare_unit unit;
 	struct kw_change change;
 };

@@ -167,6 +167,97 @@ static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
 			 "walk cleared a leaf";
 }
 
+/* ---- arm64 NV: nested unmaps flushing empty nested MMUs ------------------------------------ */
+
+/*
+ * kvm_nested_s2_unmap() unmaps [0, IPA limit) of every valid nested MMU in 1 GiB
+ * kvm_pgtable_stage2_unmap calls, each ending in a range flush. Only where kvm_nested_s2_unmap
+ * was attached: elsewhere (a kernel without it, an older recording) the finding is left out,
+ * as it concerns only hosts in kvm-arm.mode=nested. Its flushes are also in the empty range
+ * TLB flushes above: this one says how many of those the nested unmaps made.
+ */
+static bool nested_empty(const struct kw_recording *r, struct kw_finding *fd)
+{
+	static const int probes[] = { KW_P_NESTED_UNMAP, KW_P_S2_UNMAP, KW_P_UNMAP_WALKER, -1 };
+	const __u64 *c = r->counters;
+	__u64 n = c[KW_C_NESTED_ACTIVE], ns = c[KW_C_NESTED_ACTIVE_NS];
+	char t[16], s[16], each[16];
+
+	if (!attached(r, KW_P_NESTED_UNMAP))
+		return false;
+	fd->kind = KW_F_NESTED_EMPTY;
+	fd->key = "nested_empty_flushes";
+	fd->title = "Nested unmaps flushing empty nested MMUs";
+	fd->rule = "A flush inside kvm_nested_s2_unmap is empty when the kvm_pgtable_stage2_unmap "
+		   "call that issued it (one per 1GiB of a valid nested MMU) cleared 0 valid "
+		   "leaves; shown when there is at least one.";
+	fd->unit = "flushes";
+	if (!need(r, fd, probes))
+		return true;
+	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
+		fd->status = KW_FS_NOT_CHECKED;
+		snprintf(fd->why, sizeof(fd->why), "no range TLB flush probe attached (%s, %s)",
+			 kw_probes[KW_P_TLB_FLUSH_RANGE].name,
+			 kw_probes[KW_P_HYP_FLUSH_RANGE].name);
+		return true;
+	}
+	fd->count = c[KW_C_NESTED_EMPTY_FLUSHES];
+	fd->timed = true;
+	fd->ns = c[KW_C_NESTED_EMPTY_FLUSH_NS];
+	fd->share = ratio(fd->ns, ns);
+	fd->share_of = "of nested unmap time";
+	num(fd, "nested_empty_flushes", fd->count);
+	num(fd, "nested_empty_flush_ns", fd->ns);
+	num(fd, "nested_unmaps", n);
+	num(fd, "nested_unmap_ns", ns);
+	num(fd, "nested_unmap_calls", r->funcs[KW_P_NESTED_UNMAP].calls);
+	num(fd, "unmap_calls", c[KW_C_NESTED_UNMAPS]);
+	num(fd, "empty_unmap_calls", c[KW_C_NESTED_EMPTY]);
+	num(fd, "flushes", c[KW_C_NESTED_FLUSHES]);
+	num(fd, "leaves_cleared", c[KW_C_NESTED_CLEARED]);
+	num_real(fd, "empty_flushes_per_nested_unmap", ratio(fd->count, n));
+	if (!fd->count) {
+		fd->status = KW_FS_NONE;
+		if (!n)
+			snprintf(fd->why, sizeof(fd->why),
+				 "%llu kvm_nested_s2_unmap %s, none with a valid nested MMU",
+				 (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls,
+				 r->funcs[KW_P_NESTED_UNMAP].calls == 1 ? "call" : "calls");
+		else
+			snprintf(fd->why, sizeof(fd->why),
+				 "0 of %llu range flushes in %llu nested %s came from an unmap call "
+				 "that cleared no leaf",
+				 (unsigned long long)c[KW_C_NESTED_FLUSHES], (unsigned long long)n,
+				 n == 1 ? "unmap" : "unmaps");
+		return true;
+	}
+	fd->status = KW_FS_FOUND;
+	kw_fmt_ns(t, sizeof(t), fd->ns);
+	kw_fmt_ns(each, sizeof(each), ratio(ns, n));
+	fmt_share(s, sizeof(s), fd->share, ns);
+	snprintf(fd->headline, sizeof(fd->headline),
+		 "%llu flushes in %llu nested %s, %s, %s of nested unmap time",
+		 (unsigned long long)fd->count, (unsigned long long)n, n == 1 ? "unmap" : "unmaps",
+		 t, s);
+	snprintf(fd->detail, sizeof(fd->detail),
+		 "%llu nested %s (of %llu kvm_nested_s2_unmap %s; %s each) made %llu "
+		 "unmap calls, %.1f per nested unmap; %llu of them cleared none and issued %llu of "
+		 "their %llu range flushes, %.1f per nested unmap (%llu %s cleared in all). "
+		 "These flushes are among the empty range TLB flushes above.",
+		 (unsigned long long)n, n == 1 ? "unmap" : "unmaps",
+		 (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls,
+		 r->funcs[KW_P_NESTED_UNMAP].calls == 1 ? "call" : "calls", each,
+		 (unsigned long long)c[KW_C_NESTED_UNMAPS], ratio(c[KW_C_NESTED_UNMAPS], n),
+		 (unsigned long long)c[KW_C_NESTED_EMPTY], (unsigned long long)fd->count,
+		 (unsigned long long)c[KW_C_NESTED_FLUSHES], ratio(fd->count, n),
+		 (unsigned long long)c[KW_C_NESTED_CLEARED],
+		 c[KW_C_NESTED_CLEARED] == 1 ? "leaf" : "leaves");
+	fd->patch = "patches/arm64-unmap-tlbi-only-if-unmapped";
+	fd->patch_does = "kvm_pgtable_stage2_unmap, which the nested unmap calls for each 1GiB, "
+			 "issues its deferred range flush only when its walk cleared a leaf";
+	return true;
+}
+
 /* ---- arm64: split-walker visits at level 3 -------------------------------------------------- */
 
 static void split_level3(const struct kw_recording *r, struct kw_finding *fd)
@@ -411,6 +502,8 @@ void kw_findings_compute(const struct kw_recording *r, struct kw_findings *out)
 	memset(out, 0, sizeof(*out));
 	if (arm64) {
 		empty_flushes(r, &out->f[out->n++]);
+		if (nested_empty(r, &out->f[out->n]))
+			out->n++;
 		split_level3(r, &out->f[out->n++]);
 		teardown(r, &out->f[out->n++]);
 	} else if (x86) {

@@ -17,6 +17,7 @@ enum kw_finding_kind {
 	KW_F_SPLIT_LEVEL3,  /* arm64: split-walker visits at level 3, which never split */
 	KW_F_EMPTY_ZAPS,    /* x86: tdp_mmu_zap_leafs calls that zapped no leaf, and their visits */
 	KW_F_TEARDOWN,	    /* arm64: VM teardown walking its IPA space in many large walks */
+	KW_F_NESTED_EMPTY,  /* arm64 NV: flushes of nested unmaps' 1 GiB calls that cleared nothing */
 	KW_NR_FINDING_KINDS,
 };
 

@@ -262,6 +262,58 @@ out:
 	free_side(new, 3);
 }
 
+/*
+ * compare-nested-unmap: `make ab`'s nested-unmap recordings (docs/ab/nested-unmap.txt), 3 runs on
+ * the base kernel against 3 on the patched one, nested host (kvm-arm.mode=nested, 48-bit IPA):
+ * per run one valid nested MMU and 2 madvises, so 2 nested unmaps of 262,144 unmap calls; the
+ * first clears the vEL1 code page's leaf. Base: a flush per call, 262,143.5 empty per nested unmap
+ * (2 x 262,144 - 1 over 2); patched: only the call that cleared the leaf flushes.
+ */
+static void test_compare_nested_unmap(void)
+{
+	struct kw_recording base[3] = {}, new[3] = {};
+	const char *bp[3], *np[3];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	struct kw_compare c = {};
+	const struct kw_compare_line *l;
+
+	if (!load_side("nested-unmap-base", 3, base, bp) ||
+	    !load_side("nested-unmap-patched", 3, new, np))
+		goto out;
+	o.base_paths = bp;
+	o.new_paths = np;
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build nested-unmap"))
+		goto out;
+	l = line_of(&c, KW_K_NESTED_UNMAP, "nested unmaps");
+	if (ASSERT_TRUE(l, "nested unmaps line")) {
+		ASSERT_EQ(l->change.base_median, 2, "2 nested unmaps per base run");
+		ASSERT_EQ(l->change.new_median, 2, "2 nested unmaps per patched run");
+	}
+	l = line_of(&c, KW_K_NESTED_UNMAP, "unmap calls");
+	if (ASSERT_TRUE(l, "unmap calls line")) {
+		ASSERT_EQ(l->change.base_median, 262144, "2^18 unmap calls per nested unmap");
+		ASSERT_EQ(l->change.new_median, 262144, "unchanged by the series");
+	}
+	l = line_of(&c, KW_K_NESTED_UNMAP, "empty flushes");
+	if (ASSERT_TRUE(l, "empty flushes line")) {
+		ASSERT_EQ(l->change.base_median, 262143.5, "(2 x 262,144 - 1) / 2 empty flushes");
+		ASSERT_EQ(l->change.new_median, 0, "none with the series");
+	}
+	l = line_of(&c, KW_K_NESTED_UNMAP, "flushes by unmaps that cleared a leaf");
+	if (ASSERT_TRUE(l, "kept flushes line")) {
+		ASSERT_EQ(l->change.base_median, 1, "the code page's flush, base");
+		ASSERT_EQ(l->change.new_median, 1, "the code page's flush, kept");
+	}
+	l = line_of(&c, KW_K_NESTED_UNMAP, "time per nested unmap");
+	if (ASSERT_TRUE(l, "time line"))
+		ASSERT_TRUE(l->change.new_median < l->change.base_median, "nested unmaps faster");
+	print_all(&c, "nested-unmap");
+out:
+	kw_compare_free(&c);
+	free_side(base, 3);
+	free_side(new, 3);
+}
+
 /* Hand-made x86 A/B (fixtures/compare/make-x86.py): zap and fast-fault sections, mitigations. */
 static void test_compare_x86(void)
 {
@@ -529,6 +581,7 @@ static void compare_recordings(void)
 	test_compare_names();
 	test_compare_split();
 	test_compare_empty_unmap();
+	test_compare_nested_unmap();
 	test_compare_x86();
 	test_compare_errors();
 }

@@ -238,10 +238,60 @@ static void zaps(void)
 	kw_recording_free(&r);
 }
 
+/*
+ * ab-nested-unmap on Debian's 7.3 in kvm-arm.mode=nested (48-bit IPA limit): one vCPU made one
+ * nested MMU valid (one ERET to vEL1, which mapped the code page there), then 2 madvises of a
+ * never-touched page: 2 nested unmaps of 2^18 = 262,144 1 GiB unmap calls each; the first
+ * clears the one leaf, so 2 x 262,144 - 1 calls cleared none, a range flush each. Each madvise
+ * also unmaps the page in the canonical MMU (empty): 2 more empty flushes, not nested ones.
+ */
+static void nested(void)
+{
+	const __u64 C = 1ULL << (48 - 30);
+	struct kw_recording r = {};
+	struct kw_findings fs;
+	const struct kw_finding *fd;
+
+	if (!load(&r, FIX "nested-unmap-7.3-nested.json"))
+		return;
+	golden(&r, "nested-unmap-7.3-nested", &fs);
+	patches(&fs);
+	fd = of(&fs, KW_F_NESTED_EMPTY);
+	if (ASSERT_TRUE(fd && fd->status == KW_FS_FOUND, "nested finding")) {
+		ASSERT_EQ(fd->count, 2 * C - 1, "nested empty flushes");
+		ASSERT_EQ(number(fd, "nested_unmaps"), 2, "nested unmaps");
+		ASSERT_EQ(number(fd, "unmap_calls"), 2 * C, "unmap calls in nested unmaps");
+		ASSERT_EQ(number(fd, "leaves_cleared"), 1, "the vEL1 code page");
+		ASSERT_EQ(number(fd, "flushes"), 2 * C, "a flush per unmap call");
+		ASSERT_EQ(fd->ns, r.counters[KW_C_NESTED_EMPTY_FLUSH_NS], "their time");
+		ASSERT_STREQ(fd->patch, "patches/arm64-unmap-tlbi-only-if-unmapped", "nested patch");
+	}
+	fd = of(&fs, KW_F_EMPTY_FLUSHES);
+	if (ASSERT_TRUE(fd && fd->status == KW_FS_FOUND, "empty flush finding"))
+		ASSERT_EQ(fd->count, 2 * C - 1 + 2, "nested ones + the canonical MMU's 2");
+	/* the unmap walker off: which calls cleared a leaf is unknown */
+	r.plan[KW_P_UNMAP_WALKER].mech = KW_MECH_OFF;
+	kw_findings_compute(&r, &fs);
+	fd = of(&fs, KW_F_NESTED_EMPTY);
+	ASSERT_TRUE(fd && fd->status == KW_FS_NOT_CHECKED &&
+			    !strcmp(fd->why, "stage2_unmap_walker not attached"),
+		    "no-visits: nested not checked");
+	/* kvm_nested_s2_unmap not attached (or not in the recording): no finding at all */
+	r.plan[KW_P_UNMAP_WALKER].mech = KW_MECH_FENTRY;
+	r.plan[KW_P_NESTED_UNMAP].mech = KW_MECH_OFF;
+	kw_findings_compute(&r, &fs);
+	ASSERT_TRUE(!of(&fs, KW_F_NESTED_EMPTY), "nested probe off: no nested finding");
+	r.plan[KW_P_NESTED_UNMAP].mech = KW_MECH_NONE;
+	kw_findings_compute(&r, &fs);
+	ASSERT_TRUE(!of(&fs, KW_F_NESTED_EMPTY), "older recording: no nested finding");
+	kw_recording_free(&r);
+}
+
 void test_findings(void)
 {
 	split();
 	empty_unmap();
 	teardown();
 	zaps();
+	nested();
 }

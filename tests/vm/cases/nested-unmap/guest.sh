@@ -15,3 +15,5 @@ kvmwalk record -o rec.json -- kvmwalk-load --scenario=nested-unmap --vcpus=2 --m
 echo $? >record.rc
 kvmwalk report rec.json >report.txt 2>&1
 echo $? >report.rc
+kvmwalk report --json rec.json >report.json 2>report-json.err
+echo $? >report-json.rc
