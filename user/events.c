@@ -77,11 +77,8 @@ static int decide(struct loader *l, __u32 pid, bool undecided)
 	 * process changed since): user space's reading wins.
 	 */
 	if (!undecided && v == KW_PID_IGNORE && !d) {
-		__u8 b = 0;
-
-		if (!bpf_map__lookup_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), &b, sizeof(b), 0) &&
-		    b == KW_PID_RECORD)
-			bpf_map__delete_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), 0);
+		/* without a decision of ours, an entry can only be rt_exec's */
+		bpf_map__delete_elem(l->skel->maps.kw_pids, &pid, sizeof(pid), 0);
 		return 0;
 	}
 	if (!d) {

@@ -107,6 +107,17 @@ static void fmt_share(char *buf, size_t len, double share, __u64 whole)
 
 /* ---- arm64: range TLB flushes issued by unmaps that cleared nothing ------------------------- */
 
+/* Whether a range TLB flush probe was attached; if not, @fd is "not checked" with the reason. */
+static bool flush_probe(const struct kw_recording *r, struct kw_finding *fd)
+{
+	if (attached(r, KW_P_TLB_FLUSH_RANGE) || attached(r, KW_P_HYP_FLUSH_RANGE))
+		return true;
+	fd->status = KW_FS_NOT_CHECKED;
+	snprintf(fd->why, sizeof(fd->why), "no range TLB flush probe attached (%s, %s)",
+		 kw_probes[KW_P_TLB_FLUSH_RANGE].name, kw_probes[KW_P_HYP_FLUSH_RANGE].name);
+	return false;
+}
+
 static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
 {
 	static const int probes[] = { KW_P_S2_UNMAP, KW_P_UNMAP_WALKER, -1 };
@@ -123,13 +134,8 @@ static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
 	/* the unmap walker's visits are what say a leaf was cleared */
 	if (!need(r, fd, probes))
 		return;
-	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
-		fd->status = KW_FS_NOT_CHECKED;
-		snprintf(fd->why, sizeof(fd->why), "no range TLB flush probe attached (%s, %s)",
-			 kw_probes[KW_P_TLB_FLUSH_RANGE].name,
-			 kw_probes[KW_P_HYP_FLUSH_RANGE].name);
+	if (!flush_probe(r, fd))
 		return;
-	}
 	fd->count = c[KW_C_EMPTY_FLUSHES];
 	fd->timed = true;
 	fd->ns = c[KW_C_EMPTY_FLUSH_NS];
@@ -194,13 +200,8 @@ static bool nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 	fd->unit = "flushes";
 	if (!need(r, fd, probes))
 		return true;
-	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
-		fd->status = KW_FS_NOT_CHECKED;
-		snprintf(fd->why, sizeof(fd->why), "no range TLB flush probe attached (%s, %s)",
-			 kw_probes[KW_P_TLB_FLUSH_RANGE].name,
-			 kw_probes[KW_P_HYP_FLUSH_RANGE].name);
+	if (!flush_probe(r, fd))
 		return true;
-	}
 	fd->count = c[KW_C_NESTED_EMPTY_FLUSHES];
 	fd->timed = true;
 	fd->ns = c[KW_C_NESTED_EMPTY_FLUSH_NS];
