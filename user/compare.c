@@ -43,6 +43,11 @@ static double f_p99(const struct kw_recording *r, int p)
 	return kw_hist_quantile(&r->funcs[p].dur, 0.99);
 }
 
+static double f_p999(const struct kw_recording *r, int p)
+{
+	return kw_hist_quantile(&r->funcs[p].dur, 0.999);
+}
+
 static double f_mean(const struct kw_recording *r, int p)
 {
 	return kw_hist_mean(&r->funcs[p].dur);
@@ -152,10 +157,10 @@ static bool in_list(const char *list, const char *s, bool first_word)
 
 /* The metrics probe_rows() makes, but the per-level and per-return-code ones. */
 static const char *const fixed_metrics[] = {
-	"calls/run",	      "median",		    "p90",		"p99",
-	"mean",		      "blocks split/run",   "visits/block split", "no-op visits/block",
-	"cleared/unmap",      "flushes/unmap",	    "empty unmaps/run",	"empty flushes/run",
-	"gfns/zap",	      "zapped/zap",	    "4K visits/zap",
+	"calls/run",	      "median",		    "p90",		  "p99",
+	"p99.9",	      "mean",		    "blocks split/run",	  "visits/block split",
+	"no-op visits/block", "cleared/unmap",	    "flushes/unmap",	  "empty unmaps/run",
+	"empty flushes/run",  "gfns/zap",	    "zapped/zap",	  "4K visits/zap",
 };
 
 /* A counter that is a row of its own (kw_compare_build()), not one of its probe's. */
@@ -350,7 +355,8 @@ static int probe_rows(struct builder *b, int p)
 	static const struct {
 		const char *name;
 		run_fn fn;
-	} dur[] = { { "median", f_p50 }, { "p90", f_p90 }, { "p99", f_p99 }, { "mean", f_mean } };
+	} dur[] = { { "median", f_p50 }, { "p90", f_p90 },   { "p99", f_p99 },
+		    { "p99.9", f_p999 }, { "mean", f_mean } };
 	const char *g = kw_probes[p].name;
 	char m[32];
 	int err, w, l;
@@ -358,7 +364,7 @@ static int probe_rows(struct builder *b, int p)
 	if (!any_run(b, f_calls, p))
 		return 0;
 	err = add_row(b, g, "calls/run", KW_U_COUNT, f_calls, p);
-	for (size_t i = 0; kw_probes[p].timed && i < 4 && !err; i++)
+	for (size_t i = 0; kw_probes[p].timed && i < sizeof(dur) / sizeof(*dur) && !err; i++)
 		err = add_row(b, g, dur[i].name, KW_U_NS, dur[i].fn, p);
 	if (err)
 		return err;

@@ -113,8 +113,8 @@ enum kw_compare_format {
 };
 
 /*
- * Per probe present on either side: calls per run and, if timed, the per-run median, p90, p99
- * and mean duration; the work per call (visits per walk by level, leaves cleared and flushes per
+ * Per probe present on either side: calls per run and, if timed, the per-run median, p90, p99,
+ * p99.9 and mean duration; the work per call (visits per walk by level, leaves cleared and flushes per
  * unmap, entries zapped per zap); every non-zero counter. Each run contributes one value per
  * metric. Then the header, the differences, the warnings, the sections and the commands.
  * Returns 0 or -errno.

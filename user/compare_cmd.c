@@ -39,7 +39,7 @@ static const struct argp_option options[] = {
 	  "only the rows of these functions (comma-separated probe names as `kvmwalk probes` shows "
 	  "them, or 'counters'); also limits --plot" },
 	{ "metric", OPT_METRIC, "LIST", 0,
-	  "only these metrics (comma-separated): calls, median (or p50), p90, p99, mean, L3 "
+	  "only these metrics (comma-separated): calls, median (or p50), p90, p99, p99.9, mean, L3 "
 	  "(visits per walk at a level), cleared, flushes, empty, gfns, zapped, a counter's name; "
 	  "a word matches a metric's first word" },
 	{ "plot", OPT_PLOT, "FILE.svg", 0,
@@ -143,11 +143,15 @@ static const struct argp argp = {
 	"- a section per known kernel change whose quantity the recordings hold: split visits that "
 	"did nothing per block (arm64 eager split), entries visited and zapped per TDP zap (x86), "
 	"flushes by unmaps that cleared nothing (arm64), fast page faults by outcome (x86);\n"
-	"- per function: calls per run, median, p90, p99 and mean duration, work per call (visits "
-	"per walk by level, leaves cleared and flushes per unmap, entries zapped per zap), each as "
-	"the median over runs with the change in percent and its confidence interval across runs; "
-	"'n.s.' (no significant change) when the interval holds 0. With one run on a side no "
-	"interval can be given, and the report says so. 3 runs per side reach 90 %, 4 reach 97 %;\n"
+	"- per function: calls per run, median, p90, p99, p99.9 and mean duration, work per call "
+	"(visits per walk by level, leaves cleared and flushes per unmap, entries zapped per zap), "
+	"each as the median over runs with the change in percent and its confidence interval "
+	"across runs; 'n.s.' (no significant change) when the interval holds 0. With one run on a "
+	"side no interval can be given, and the report says so. 3 runs per side reach 90 %, 4 reach "
+	"97 %. A run's quantile comes from its histogram, whose buckets are 12.5 % wide: a change "
+	"smaller than that in a tail is not resolved. A run with fewer than 1000 calls has no p99.9 "
+	"of its own: it is that run's slowest call (to within its bucket), so the p99.9 row then "
+	"compares maxima;\n"
 	"- the kvmwalk commands that made the recordings."
 	"\vExamples:\n"
 	"  kvmwalk compare base1.json base2.json base3.json -- new1.json new2.json\n"

@@ -180,11 +180,15 @@ static void not_attached(FILE *f, const struct kw_recording *r, int p)
 
 static void print_funcs(FILE *f, const struct kw_recording *r)
 {
-	char c[5][16], tot[16], cnt[16];
+	char c[6][16], tot[16], cnt[16];
 
 	rule(f, "Functions (time inclusive of nested probed calls)");
-	fprintf(f, "  %-20s %8s %8s %7s %7s %7s %7s %7s\n", "function", "calls", "total", "mean",
-		"p50", "p90", "p99", "max");
+	/*
+	 * 80 columns: kw_fmt_ns() and kw_fmt_count() print at most 6 characters ("1.02ms",
+	 * "999999", "1.00M"), so 6-wide time columns and 7-wide calls and total hold p99.9 too.
+	 */
+	fprintf(f, "  %-20s %7s %7s %6s %6s %6s %6s %6s %6s\n", "function", "calls", "total",
+		"mean", "p50", "p90", "p99", "p99.9", "max");
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *fn = &r->funcs[i];
 		const struct kw_hist *h = &fn->dur;
@@ -202,7 +206,7 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		else
 			fprintf(f, "  %-20s", name);
 		if (!kw_probes[i].timed || !h->count) {
-			fprintf(f, " %8s %8s\n", cnt, "-");
+			fprintf(f, " %7s %7s\n", cnt, "-");
 			continue;
 		}
 		kw_fmt_ns(tot, sizeof(tot), h->sum);
@@ -210,9 +214,10 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		kw_fmt_ns(c[1], 16, kw_hist_quantile(h, 0.5));
 		kw_fmt_ns(c[2], 16, kw_hist_quantile(h, 0.9));
 		kw_fmt_ns(c[3], 16, kw_hist_quantile(h, 0.99));
-		kw_fmt_ns(c[4], 16, h->max);
-		fprintf(f, " %8s %8s %7s %7s %7s %7s %7s\n", cnt, tot, c[0], c[1], c[2], c[3],
-			c[4]);
+		kw_fmt_ns(c[4], 16, kw_hist_quantile(h, 0.999));
+		kw_fmt_ns(c[5], 16, h->max);
+		fprintf(f, " %7s %7s %6s %6s %6s %6s %6s %6s\n", cnt, tot, c[0], c[1], c[2], c[3],
+			c[4], c[5]);
 	}
 
 	rule(f, "Sizes");
@@ -606,10 +611,11 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 
 static json_t *summary(const struct kw_hist *h)
 {
-	return json_pack("{sIsIsfsfsfsfsI}", "count", (json_int_t)h->count, "sum",
+	return json_pack("{sIsIsfsfsfsfsfsI}", "count", (json_int_t)h->count, "sum",
 			 (json_int_t)h->sum, "mean", kw_hist_mean(h), "p50",
 			 kw_hist_quantile(h, 0.5), "p90", kw_hist_quantile(h, 0.9), "p99",
-			 kw_hist_quantile(h, 0.99), "max", (json_int_t)h->max);
+			 kw_hist_quantile(h, 0.99), "p99.9", kw_hist_quantile(h, 0.999), "max",
+			 (json_int_t)h->max);
 }
 
 int kw_report_json(FILE *f, const struct kw_recording *r)

@@ -88,8 +88,11 @@ void test_compare(void)
 	}
 	if (!ASSERT_EQ(kw_compare_build(&c, base, RUNS, new, RUNS, &opts), 0, "build"))
 		goto out;
-	/* walk: calls, median, p90, p99, mean; unmap: the same, flushes/unmap, empty flushes/run */
-	if (!ASSERT_EQ(c.nrows, 12, "rows"))
+	/*
+	 * walk: calls, median, p90, p99, p99.9, mean; unmap: the same, flushes/unmap, empty
+	 * flushes/run
+	 */
+	if (!ASSERT_EQ(c.nrows, 14, "rows"))
 		goto out;
 	r = &c.rows[0];
 	ASSERT_STREQ(r->group, "kvm_pgtable_walk", "first group");
@@ -213,6 +216,25 @@ static void test_compare_split(void)
 		goto out;
 	ASSERT_EQ(c.nrows, 4, "split calls + median, walker calls + L3 visits/walk");
 	ASSERT_TRUE(row_of(&c, "kvm_pgtable_stage2_split", "median"), "p50 selects the median");
+	kw_compare_free(&c);
+
+	/* p99 and p99.9 select one row each; 3 runs a side give p99.9 its interval too */
+	o.metrics = "p99.9";
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build p99.9"))
+		goto out;
+	ASSERT_EQ(c.nrows, 1, "only the split's p99.9 (the walker is not timed)");
+	r = row_of(&c, "kvm_pgtable_stage2_split", "p99.9");
+	if (ASSERT_TRUE(r, "p99.9 row")) {
+		ASSERT_TRUE(r->change.has_interval, "p99.9 interval");
+		ASSERT_NEAR(r->change.confidence, 0.9, 1e-9, "p99.9: 3 vs 3 reach 90 %");
+	}
+	kw_compare_free(&c);
+	o.metrics = "p99";
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build p99"))
+		goto out;
+	ASSERT_EQ(c.nrows, 1, "p99 is not p99.9");
+	ASSERT_TRUE(row_of(&c, "kvm_pgtable_stage2_split", "p99"), "p99 row");
+	o.metrics = "calls,p50,L3";
 	f = open_memstream(&out, &len);
 	if (ASSERT_TRUE(f, "open_memstream")) {
 		ASSERT_EQ(kw_compare_plot(f, base, 3, new, 3, o.functions), 0, "plot");
@@ -397,13 +419,16 @@ static void test_compare_names(void)
 
 	ASSERT_EQ(kw_compare_check_names(NULL, NULL, err, sizeof(err)), 0, "no lists");
 	ASSERT_EQ(kw_compare_check_names("kvm_pgtable_walk,counters",
-					 "calls,p50,median,p99,L-1,L0 visits/walk,RET_PF_FIXED,"
+					 "calls,p50,median,p99,p99.9,L-1,L0 visits/walk,RET_PF_FIXED,"
 					 "ret 7/run,trigger_map_full,cleared",
 					 err, sizeof(err)),
 		  0, "valid names");
 	ASSERT_EQ(kw_compare_check_names(NULL, "p50,nonsense", err, sizeof(err)), -EINVAL,
 		  "unknown metric");
-	ASSERT_TRUE(strstr(err, "unknown --metric 'nonsense'") && strstr(err, "p99"), err);
+	ASSERT_TRUE(strstr(err, "unknown --metric 'nonsense'") && strstr(err, "p99,") &&
+			    strstr(err, "p99.9,"),
+		    err);
+	ASSERT_EQ(kw_compare_check_names(NULL, "p99.", err, sizeof(err)), -EINVAL, "p99.");
 	ASSERT_FALSE(strchr(err, '\n'), "one line");
 	ASSERT_EQ(kw_compare_check_names("fast_page_faults", NULL, err, sizeof(err)), -EINVAL,
 		  "unknown function");
