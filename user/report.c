@@ -397,6 +397,54 @@ static json_t *nested_json(const struct kw_recording *r)
 			 (json_int_t)c[KW_C_NESTED_EMPTY_FLUSH_NS]);
 }
 
+/*
+ * ---- x86 fast page faults: the fixed ones, and what the shadow MMU leaves unseen ----------------
+ * fast_page_fault() (arch/x86/kvm/mmu/mmu.c) serves both x86 MMUs: kvm_tdp_mmu_page_fault() with
+ * the TDP MMU, direct_page_fault() with the legacy ("shadow") MMU over NPT/EPT (kvm.tdp_mmu=0).
+ * RET_PF_FIXED is a write-protection (or access-tracking) fault made good without mmu_lock: with
+ * dirty logging on (no PML), one per page written after each write-protection of the log.
+ * Return codes are counted by value and named from the kvm module's BTF: -1 when it had no
+ * RET_PF_* enum (the count is then not known by name).
+ */
+static long long pf_ret_count(const struct kw_recording *r, const char *name)
+{
+	for (int i = 0; i < KW_NR_PF_RET - 1; i++)
+		if (!strcmp(r->pf_ret_names[i], name))
+			return (long long)r->counters[KW_C_PF_RET + i];
+	return -1;
+}
+
+/* the recording's host ran the legacy MMU (meta.kvm_mode from /sys/module/kvm/parameters) */
+static bool shadow_mmu(const struct kw_recording *r)
+{
+	return !strcmp(r->meta.arch, "x86") && !strcmp(r->meta.kvm_mode, "shadow");
+}
+
+static void print_fast_fixed(FILE *f, const struct kw_recording *r)
+{
+	long long fixed = pf_ret_count(r, "RET_PF_FIXED");
+
+	if (fixed >= 0)
+		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %lld of %llu calls\n", fixed,
+			(unsigned long long)r->funcs[KW_P_FAST_PF].calls);
+}
+
+static json_t *fast_pf_json(const struct kw_recording *r)
+{
+	long long n[3] = { pf_ret_count(r, "RET_PF_FIXED"), pf_ret_count(r, "RET_PF_SPURIOUS"),
+			   pf_ret_count(r, "RET_PF_INVALID") };
+	json_t *o;
+
+	o = json_pack("{sssb}", "mmu", r->meta.kvm_mode, "tdp_mmu_probes_can_fire",
+		      !shadow_mmu(r));
+	json_object_set_new(o, "attached", json_boolean(attached(r, KW_P_FAST_PF)));
+	json_object_set_new(o, "calls", json_integer(r->funcs[KW_P_FAST_PF].calls));
+	json_object_set_new(o, "fixed", n[0] >= 0 ? json_integer(n[0]) : json_null());
+	json_object_set_new(o, "spurious", n[1] >= 0 ? json_integer(n[1]) : json_null());
+	json_object_set_new(o, "invalid", n[2] >= 0 ? json_integer(n[2]) : json_null());
+	return o;
+}
+
 static void print_flushes(FILE *f, const struct kw_recording *r)
 {
 	const __u64 *c = r->counters;
@@ -406,6 +454,10 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 	print_nested(f, r);
 	if (!strcmp(r->meta.arch, "x86")) {
 		rule(f, "TDP MMU zaps and fast page faults");
+		/* the functions exist and attach, but tdp_mmu_enabled is false: nothing calls them */
+		if (shadow_mmu(r))
+			fprintf(f, "  shadow MMU (kvm.tdp_mmu=N): the TDP MMU functions never run, so\n"
+				   "  their probes count 0; fast_page_fault serves the legacy MMU\n");
 		if (!attached(r, KW_P_TDP_ZAP_LEAFS))
 			fprintf(f, "  tdp_mmu_zap_leafs: not attached (see Functions)\n");
 		else
@@ -421,6 +473,7 @@ static void print_flushes(FILE *f, const struct kw_recording *r)
 					r->pf_ret_names[i][0] ? r->pf_ret_names[i] : "?",
 					(unsigned long long)c[KW_C_PF_RET + i]);
 		fputc('\n', f);
+		print_fast_fixed(f, r);
 	}
 }
 
@@ -695,6 +748,9 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	}
 	json_object_set_new(root, "flushes", o);
 	json_object_set_new(root, "nested_unmap", nested_json(r));
+	/* x86 only (absent on arm64, which has no fast_page_fault): RET_PF_FIXED, the MMU */
+	if (!strcmp(r->meta.arch, "x86"))
+		json_object_set_new(root, "fast_page_fault", fast_pf_json(r));
 	json_object_set_new(root, "zap",
 			    json_pack("{sIsIsIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS], "zapped",
 				      (json_int_t)c[KW_C_ZAP_ZAPPED], "visits_4k",
