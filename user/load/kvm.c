@@ -630,3 +630,51 @@ int vm__blocks_2m(struct vm *vm, uint64_t *blocks)
 	*blocks = bytes / SZ_2M;
 	return 0;
 }
+
+/*
+ * The sum over the vCPUs of the cumulative binary statistic @name (KVM_GET_STATS_FD, 5.14+; one
+ * u64 for a plain counter): -ENOENT when this KVM has no such statistic (arm64 counts no page
+ * faults), -ENOTTY without binary stats.
+ */
+int vm__vcpu_stat(struct vm *vm, const char *name, uint64_t *sum)
+{
+	unsigned int i;
+	int err = 0;
+
+	*sum = 0;
+	for (i = 0; i < vm->nr_vcpus && !err; i++) {
+		struct kvm_stats_header h;
+		struct kvm_stats_desc *d = NULL;
+		size_t dsz;
+		uint64_t v;
+		uint32_t k;
+		int fd;
+
+		fd = ioctl(vm->vcpus[i].fd, KVM_GET_STATS_FD, NULL);
+		if (fd < 0)
+			return -errno;
+		err = -ENOENT;
+		if (pread(fd, &h, sizeof(h), 0) != sizeof(h))
+			goto next;
+		dsz = sizeof(*d) + h.name_size;
+		d = malloc(dsz);
+		if (!d)
+			goto next;
+		for (k = 0; k < h.num_desc; k++) {
+			if (pread(fd, d, dsz, h.desc_offset + (uint64_t)k * dsz) != (ssize_t)dsz)
+				break;
+			d->name[h.name_size - 1] = 0;
+			if (strcmp(d->name, name))
+				continue;
+			if (d->size == 1 && pread(fd, &v, 8, h.data_offset + d->offset) == 8) {
+				*sum += v;
+				err = 0;
+			}
+			break;
+		}
+next:
+		free(d);
+		close(fd);
+	}
+	return err;
+}

@@ -124,6 +124,8 @@ uint64_t vm__count_value(struct vm *vm, unsigned int vcpu, uint64_t value);
 /* 2 MiB blocks backing the data memory now (smaps AnonHugePages or Private_Hugetlb). */
 int vm__blocks_2m(struct vm *vm, uint64_t *blocks);
 
+int vm__vcpu_stat(struct vm *vm, const char *name, uint64_t *sum);
+
 /* guest_x86.c or guest_arm64.c, whichever matches the build. */
 const void *guest_code(size_t *len);
 int guest_vm_setup(struct vm *vm);

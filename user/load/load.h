@@ -152,6 +152,7 @@ enum load_count {
 	LC_PAGES_INVALIDATED, /* 4 KiB pages passed to madvise(MADV_DONTNEED), repeats included */
 	LC_PASSES,	      /* concurrent: complete passes of the vCPUs over their memory */
 	LC_HOST_FAULTS,	      /* concurrent: the vCPU threads' host page faults (getrusage) */
+	LC_KVM_PF_TAKEN,      /* concurrent, x86: KVM's vCPU binary stat pf_taken over the phase */
 	LC_NR,
 };
 extern const char *const load_count_names[LC_NR];

@@ -49,6 +49,7 @@ const char *const load_count_names[LC_NR] = {
 	[LC_PAGES_INVALIDATED] = "pages_invalidated",
 	[LC_PASSES] = "passes",
 	[LC_HOST_FAULTS] = "vcpu_host_faults",
+	[LC_KVM_PF_TAKEN] = "kvm_pf_taken",
 };
 _Static_assert(LC_NR <= 32, "load_counts.set holds a bit per count");
 
