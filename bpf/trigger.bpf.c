@@ -166,6 +166,19 @@ KW_PROBE(fault, kvm_handle_guest_abort, fault_enter(vcpu), ctx_exit(KW_P_GUEST_F
  * Fault-side mmu_lock wait: lock:contention_begin(void *lock, unsigned int flags) and
  * contention_end(void *lock, int ret) (5.19+; queued rwlocks trace them in their slow paths),
  * counted only for a task inside a vCPU fault and only for that VM's mmu_lock.
+ *
+ * Exact, not a bound: every contended acquisition of a qrwlock goes through
+ * queued_read_lock_slowpath() or queued_write_lock_slowpath(), which fire one begin and one end
+ * with the qrwlock's address, and that is &kvm->mmu_lock (rwlock_t starts with its raw_lock).
+ * The only slow path without the tracepoints is a reader's in_interrupt() spin, and no vCPU
+ * fault runs in interrupt context. The qspinlock inside the qrwlock (wait_lock) traces its own
+ * contention with another address: filtered out here, so a wait is one begin/end pair, never
+ * two. raw_tp programs run with preemption off and take no rwlock, so the per-program
+ * recursion guard (prog->active) never drops an mmu_lock event. A fault takes mmu_lock once
+ * (x86 kvm_tdp_mmu_page_fault's read_lock, the shadow MMU's write_lock; arm64 user_mem_abort's
+ * kvm_fault_lock(), handle_access_fault's read_lock): at most one wait per guest_fault call.
+ * Not counted: waits outside a fault (x86 kvm_mmu_load() allocating roots, ioctls), which
+ * are not fault-side. tests/vm/cases/kw-contend checks this under a concurrent invalidation.
  */
 SEC("raw_tp/contention_begin")
 int BPF_PROG(rt_lock_begin, void *lock)

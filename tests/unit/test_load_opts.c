@@ -177,6 +177,111 @@ void test_load_opts(void)
 
 		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "sparse not whole GiB");
 	}
+	/* --concurrent and the presets */
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--concurrent",
+				 "--vcpus", "2", "--duration", "10", "--rate", "50" };
+
+		if (!ASSERT_EQ(parse(&o, 10, argv), 0, "--concurrent"))
+			goto out;
+		ASSERT_TRUE(o.concurrent, "concurrent");
+		ASSERT_EQ(o.duration, 10, "duration");
+		ASSERT_EQ(o.rate, 50, "rate");
+		ASSERT_TRUE(o.preset == NULL, "no preset");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--concurrent" };
+
+		ASSERT_EQ(parse(&o, 4, argv), 0, "--concurrent, defaults");
+		ASSERT_EQ(o.duration, 0, "no duration: --iterations madvises");
+		ASSERT_EQ(o.iterations, 3, "default iterations");
+		ASSERT_EQ(o.rate, 100, "default rate");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--concurrent" };
+
+		ASSERT_EQ(parse(&o, 2, argv), EXIT_USAGE, "--concurrent without invalidate");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--concurrent",
+				 "--refault=no" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "--concurrent --refault=no");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--duration", "5" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "--duration without --concurrent");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--rate", "5" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "--rate without --concurrent");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--concurrent",
+				 "--duration", "5", "--iterations", "7" };
+
+		ASSERT_EQ(parse(&o, 8, argv), EXIT_USAGE, "--duration and --iterations");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--scenario", "invalidate", "--concurrent",
+				 "--duration", "0" };
+
+		ASSERT_EQ(parse(&o, 6, argv), EXIT_USAGE, "--duration 0");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--preset", "same16" };
+
+		if (!ASSERT_EQ(parse(&o, 3, argv), 0, "--preset same16"))
+			goto out;
+		ASSERT_EQ(o.scenario, SC_INVALIDATE, "preset scenario");
+		ASSERT_TRUE(o.concurrent, "preset concurrent");
+		ASSERT_EQ(o.pattern, PATTERN_SAME, "same16 pattern");
+		ASSERT_EQ(o.range, 16ULL << 20, "same16 range");
+		ASSERT_EQ(o.vcpus, PRESET_VCPUS, "preset vcpus");
+		ASSERT_EQ(o.mem, PRESET_MEM, "preset mem");
+		ASSERT_EQ(o.duration, PRESET_DURATION, "preset duration");
+		ASSERT_EQ(o.rate, PRESET_RATE, "preset rate");
+		ASSERT_STREQ(o.preset, "same16", "preset name");
+	}
+	{
+		/* options given win, before or after the preset */
+		char *argv[] = { "kvmwalk-load", "--vcpus", "4", "--preset", "sweep1", "--mem", "8M",
+				 "--iterations", "20", "--range", "2M" };
+
+		if (!ASSERT_EQ(parse(&o, 11, argv), 0, "--preset sweep1 with options"))
+			goto out;
+		ASSERT_EQ(o.pattern, PATTERN_SWEEP, "sweep1 pattern");
+		ASSERT_EQ(o.range, 2ULL << 20, "--range wins");
+		ASSERT_EQ(o.vcpus, 4, "--vcpus before the preset wins");
+		ASSERT_EQ(o.mem, 8ULL << 20, "--mem after the preset wins");
+		ASSERT_EQ(o.duration, 0, "--iterations: no preset duration");
+		ASSERT_EQ(o.iterations, 20, "iterations");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--preset", "sweep4", "--pattern", "same" };
+
+		ASSERT_EQ(parse(&o, 5, argv), 0, "--preset sweep4 --pattern same");
+		ASSERT_EQ(o.pattern, PATTERN_SAME, "--pattern wins");
+		ASSERT_EQ(o.range, 4ULL << 20, "sweep4 range");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--preset", "same8" };
+
+		ASSERT_EQ(parse(&o, 3, argv), EXIT_USAGE, "unknown preset");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--preset", "same4", "--scenario", "split" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "--preset with another scenario");
+	}
+	{
+		char *argv[] = { "kvmwalk-load", "--preset", "same16", "--mem", "4M" };
+
+		ASSERT_EQ(parse(&o, 5, argv), EXIT_USAGE, "--preset same16 larger than the guest");
+	}
+	ASSERT_EQ(load_nr_presets, 6, "six presets");
 	{
 		char *argv[] = { "kvmwalk-load", "extra" };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kvmwalk-load results: the text table and its JSON twin, byte for byte. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "load/load.h"
 #include "test.h"
@@ -74,6 +75,26 @@ static const char want_json[] =
 	"  ]\n"
 	"}\n";
 
+/* The golden files say VERSION where the build's KW_VERSION is (its first occurrence). */
+static char *unversion(char *buf, size_t *len)
+{
+	char *v = strstr(buf, KW_VERSION), *out;
+	size_t n = strlen(KW_VERSION), at;
+
+	if (!v)
+		return buf;
+	at = v - buf;
+	out = malloc(*len - n + 8);
+	if (!out)
+		return buf;
+	memcpy(out, buf, at);
+	memcpy(out + at, "VERSION", 7);
+	memcpy(out + at + 7, v + n, *len - at - n + 1);
+	*len = *len - n + 7;
+	free(buf);
+	return out;
+}
+
 void test_load_output(void)
 {
 	struct load_results r;
@@ -129,11 +150,51 @@ void test_load_output(void)
 	ASSERT_STREQ(buf, want_json, "json");
 	free(buf);
 
+	/* --concurrent: one more header line, four more options in the JSON (golden) */
+	results_free(&r);
+	load_opts_default(&o);
+	o.scenario = SC_INVALIDATE;
+	o.concurrent = true;
+	o.vcpus = 2;
+	o.mem = 64 << 20;
+	o.range = 16 << 20;
+	o.duration = 5;
+	o.preset = "same16";
+	results_init(&r, &o);
+	r.arch = "test";
+	snprintf(r.kernel, sizeof(r.kernel), "7.3.4-test");
+	p = results_add(&r, SC_INVALIDATE, "touch", 0);
+	p->wall_ns = 250000000;
+	counts_set(&p->counts, LC_PAGES_TOUCHED, 32768);
+	counts_set(&p->counts, LC_BLOCKS_2M, 0);
+	p = results_add(&r, SC_INVALIDATE, "concurrent", 1);
+	p->wall_ns = 5012345678ULL;
+	p->start_ns = 1000;
+	counts_set(&p->counts, LC_PAGES_WRITTEN, 7 * 16384);
+	counts_set(&p->counts, LC_MADVISE_CALLS, 480);
+	counts_set(&p->counts, LC_BYTES_INVALIDATED, 480ULL * (16 << 20));
+	counts_set(&p->counts, LC_PAGES_INVALIDATED, 480 * 4096);
+	counts_set(&p->counts, LC_PASSES, 7);
+	counts_set(&p->counts, LC_HOST_FAULTS, 20480);
+	buf = render(&r, false, &len);
+	if (!ASSERT_TRUE(buf, "concurrent text"))
+		goto out;
+	buf = unversion(buf, &len);
+	ASSERT_GOLDEN(buf, len, "load-concurrent.txt");
+	free(buf);
+	buf = render(&r, true, &len);
+	if (!ASSERT_TRUE(buf, "concurrent json"))
+		goto out;
+	buf = unversion(buf, &len);
+	ASSERT_GOLDEN(buf, len, "load-concurrent.json");
+	free(buf);
+	buf = NULL;
+
 	/* many phases: the array grows; an error is reported in both forms */
 	for (i = 0; i < 200; i++)
 		if (!ASSERT_TRUE(results_add(&r, SC_INVALIDATE, "refault", i), "grow"))
 			goto out;
-	ASSERT_EQ(r.nr, 204, "phases");
+	ASSERT_EQ(r.nr, 202, "phases");
 	r.status = EXIT_MISMATCH;
 	snprintf(r.error, sizeof(r.error), "dirty_pages is \"1\"");
 	buf = render(&r, true, &len);

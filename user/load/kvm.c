@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,6 +65,42 @@ static int vcpu_run_once(struct vcpu *v)
 	}
 }
 
+static uint64_t thread_faults(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return ru.ru_minflt + ru.ru_majflt;
+}
+
+/*
+ * A loop of passes until vm->loop_stop. loop_stop is read before the KVM_RUN: a pass that saw
+ * it set started after the host's last madvise returned, so it rewrote every page. The
+ * thread's faults (getrusage) are KVM's get_user_pages faults on pages the madvises freed:
+ * mm_account_fault() charges a GUP fault to current's min_flt/maj_flt like any other. Nothing
+ * in the loop itself faults (the kvm_run page and the stack are resident from earlier runs).
+ */
+static int vcpu_run_loop(struct vcpu *v)
+{
+	uint64_t f0 = thread_faults();
+	int err = 0;
+
+	v->passes = 0;
+	for (;;) {
+		int last = __atomic_load_n(&v->vm->loop_stop, __ATOMIC_ACQUIRE);
+
+		err = vcpu_run_once(v);
+		if (err)
+			break;
+		v->passes++;
+		if (last)
+			break;
+	}
+	v->host_faults = thread_faults() - f0;
+	return err;
+}
+
 static void *vcpu_thread(void *arg)
 {
 	struct vcpu *v = arg;
@@ -78,7 +115,7 @@ static void *vcpu_thread(void *arg)
 			break;
 		v->gen_seen = vm->gen;
 		pthread_mutex_unlock(&vm->lock);
-		err = vcpu_run_once(v);
+		err = vm->loop ? vcpu_run_loop(v) : vcpu_run_once(v);
 		pthread_mutex_lock(&vm->lock);
 		v->failed = err;
 		v->gen_done = v->gen_seen;
@@ -351,10 +388,23 @@ uint64_t vm__value(uint64_t value, unsigned int vcpu)
 
 int vm__run(struct vm *vm, uint64_t pages, uint64_t value)
 {
-	unsigned int i, want = vm->nr_vcpus;
-	struct timespec deadline;
-	int err = 0, r = 0;
-	uint64_t gen;
+	vm__start(vm, pages, value, false);
+	return vm__wait(vm);
+}
+
+unsigned int vm__ndone(struct vm *vm)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&vm->lock);
+	n = vm->ndone;
+	pthread_mutex_unlock(&vm->lock);
+	return n;
+}
+
+void vm__start(struct vm *vm, uint64_t pages, uint64_t value, bool loop)
+{
+	unsigned int i;
 
 	for (i = 0; i < vm->nr_vcpus; i++) {
 		struct mailbox *mb =
@@ -368,14 +418,30 @@ int vm__run(struct vm *vm, uint64_t pages, uint64_t value)
 		guest_cache_sync(mb);
 		vm->vcpus[i].kicked = 0;
 		vm->vcpus[i].run->immediate_exit = 0;
+		vm->vcpus[i].passes = vm->vcpus[i].host_faults = 0;
 	}
+	pthread_mutex_lock(&vm->lock);
+	vm->loop = loop;
+	__atomic_store_n(&vm->loop_stop, 0, __ATOMIC_RELEASE);
+	++vm->gen;
+	vm->ndone = 0;
+	pthread_cond_broadcast(&vm->go);
+	pthread_mutex_unlock(&vm->lock);
+}
+
+int vm__wait(struct vm *vm)
+{
+	unsigned int i, want = vm->nr_vcpus;
+	struct timespec deadline;
+	int err = 0, r = 0;
+	uint64_t gen;
+
+	__atomic_store_n(&vm->loop_stop, 1, __ATOMIC_RELEASE);
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += vm->o->timeout;
 
 	pthread_mutex_lock(&vm->lock);
-	gen = ++vm->gen;
-	vm->ndone = 0;
-	pthread_cond_broadcast(&vm->go);
+	gen = vm->gen;
 	while (vm->ndone < want && r != ETIMEDOUT)
 		r = pthread_cond_timedwait(&vm->done, &vm->lock, &deadline);
 	if (vm->ndone < want) {
@@ -563,4 +629,52 @@ int vm__blocks_2m(struct vm *vm, uint64_t *blocks)
 		return load_fail(EXIT_ERROR, "no smaps entry for the data memory");
 	*blocks = bytes / SZ_2M;
 	return 0;
+}
+
+/*
+ * The sum over the vCPUs of the cumulative binary statistic @name (KVM_GET_STATS_FD, 5.14+; one
+ * u64 for a plain counter): -ENOENT when this KVM has no such statistic (arm64 counts no page
+ * faults), -ENOTTY without binary stats.
+ */
+int vm__vcpu_stat(struct vm *vm, const char *name, uint64_t *sum)
+{
+	unsigned int i;
+	int err = 0;
+
+	*sum = 0;
+	for (i = 0; i < vm->nr_vcpus && !err; i++) {
+		struct kvm_stats_header h;
+		struct kvm_stats_desc *d = NULL;
+		size_t dsz;
+		uint64_t v;
+		uint32_t k;
+		int fd;
+
+		fd = ioctl(vm->vcpus[i].fd, KVM_GET_STATS_FD, NULL);
+		if (fd < 0)
+			return -errno;
+		err = -ENOENT;
+		if (pread(fd, &h, sizeof(h), 0) != sizeof(h))
+			goto next;
+		dsz = sizeof(*d) + h.name_size;
+		d = malloc(dsz);
+		if (!d)
+			goto next;
+		for (k = 0; k < h.num_desc; k++) {
+			if (pread(fd, d, dsz, h.desc_offset + (uint64_t)k * dsz) != (ssize_t)dsz)
+				break;
+			d->name[h.name_size - 1] = 0;
+			if (strcmp(d->name, name))
+				continue;
+			if (d->size == 1 && pread(fd, &v, 8, h.data_offset + d->offset) == 8) {
+				*sum += v;
+				err = 0;
+			}
+			break;
+		}
+next:
+		free(d);
+		close(fd);
+	}
+	return err;
 }

@@ -57,6 +57,8 @@ struct vcpu {
 	uint64_t gen_done;   /* the last run request finished (vm->lock) */
 	volatile int kicked; /* the host gave up waiting: KVM_RUN's EINTR is final */
 	int failed;	     /* the last run failed; why says how */
+	uint64_t passes;     /* vm__start(loop): complete passes of the last run */
+	uint64_t host_faults; /* vm__start(loop): minor + major faults of the thread meanwhile */
 	char why[512];
 };
 
@@ -82,6 +84,8 @@ struct vm {
 	uint64_t gen;
 	unsigned int ndone;
 	bool stop;
+	bool loop;	/* the run in progress repeats its pass until loop_stop */
+	int loop_stop;	/* atomic: the vCPUs make one more whole pass, then stop */
 };
 
 struct vm_config {
@@ -98,6 +102,15 @@ void vm__close(struct vm *vm);
  * then exits. Waits at most --timeout seconds.
  */
 int vm__run(struct vm *vm, uint64_t pages, uint64_t value);
+/*
+ * vm__run() in two halves. With @loop every vCPU repeats its pass (one KVM_RUN each) until
+ * vm__wait(): a pass that starts after vm__wait() was called is the last, so every page holds
+ * the value when it returns. The --timeout counts from vm__wait().
+ */
+void vm__start(struct vm *vm, uint64_t pages, uint64_t value, bool loop);
+int vm__wait(struct vm *vm);
+/* vCPUs whose run ended (failed, with a loop) since vm__start() */
+unsigned int vm__ndone(struct vm *vm);
 uint64_t vm__value(uint64_t value, unsigned int vcpu);
 int vm__set_data_flags(struct vm *vm, uint32_t flags);
 int vm__delete_data_slot(struct vm *vm);
@@ -110,6 +123,8 @@ int vm__clear_dirty_log(struct vm *vm, uint64_t *bitmap, uint64_t first, uint64_
 uint64_t vm__count_value(struct vm *vm, unsigned int vcpu, uint64_t value);
 /* 2 MiB blocks backing the data memory now (smaps AnonHugePages or Private_Hugetlb). */
 int vm__blocks_2m(struct vm *vm, uint64_t *blocks);
+
+int vm__vcpu_stat(struct vm *vm, const char *name, uint64_t *sum);
 
 /* guest_x86.c or guest_arm64.c, whichever matches the build. */
 const void *guest_code(size_t *len);

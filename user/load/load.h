@@ -66,7 +66,35 @@ struct load_opts {
 	unsigned int timeout; /* seconds per guest run */
 	bool quiet;
 	const char *name; /* --name: this VM's name, for kvmwalk's per-VM attribution; NULL none */
+	/*
+	 * invalidate --concurrent: the vCPUs write their memory in a loop while the host thread
+	 * madvises --rate times a second for --duration seconds (0: --iterations madvises).
+	 */
+	bool concurrent;
+	unsigned int duration; /* seconds, 0: stop after --iterations madvises */
+	unsigned int rate;     /* madvises per second, 0: back to back */
+	const char *preset;    /* --preset: a name of load_presets[], NULL none */
+	uint32_t given;	       /* bit per OPT_* - 1000 given on the command line (presets) */
 };
+
+/*
+ * The seed's six invalidation patterns (the TDP empty-leaf hint's measurement: 4 vCPUs, a 1 GiB
+ * guest, the same 16 or 4 MiB range, or rolling chunks of 16/4/2/1 MiB over the guest). The
+ * range sizes are the seed's (they decide how many 2 MiB leaf tables one zap covers: what the
+ * hint changes); the guest is scaled to the emulated host (2 CPUs, 1 GiB of RAM): 2 vCPUs of
+ * 64 MiB, 1/8 of the seed's memory and half its vCPUs.
+ */
+struct load_preset {
+	const char *name;
+	int pattern;
+	uint64_t range;
+};
+extern const struct load_preset load_presets[];
+extern const unsigned int load_nr_presets;
+#define PRESET_VCPUS 2
+#define PRESET_MEM (UINT64_C(64) << 20)
+#define PRESET_DURATION 5
+#define PRESET_RATE 100
 
 /* opts.c */
 int parse_size(const char *s, uint64_t *out);
@@ -82,6 +110,8 @@ int pattern_parse(const char *s);
 /* "yes" 1, "no" 0, else -EINVAL */
 int yesno_parse(const char *s);
 void load_opts_default(struct load_opts *o);
+/* --preset: its options, for every one not given on the command line (o->given) */
+void load_opts_apply_preset(struct load_opts *o);
 /* Returns NULL when the options are consistent, else a message for the user. */
 const char *load_opts_check(const struct load_opts *o);
 /* Parses argv; returns 0, or EXIT_USAGE after argp printed why. */
@@ -119,6 +149,10 @@ enum load_count {
 	LC_SPARSE_BYTES,      /* bytes of the never-touched sparse slot */
 	LC_NESTED_MMUS,	      /* nested stage-2 MMUs made valid: vCPUs that entered vEL1 */
 	LC_IPA_BITS,	      /* the host's IPA limit (KVM_CAP_ARM_VM_IPA_SIZE): a nested MMU's span */
+	LC_PAGES_INVALIDATED, /* 4 KiB pages passed to madvise(MADV_DONTNEED), repeats included */
+	LC_PASSES,	      /* concurrent: complete passes of the vCPUs over their memory */
+	LC_HOST_FAULTS,	      /* concurrent: the vCPU threads' host page faults (getrusage) */
+	LC_KVM_PF_TAKEN,      /* concurrent, x86: KVM's vCPU binary stat pf_taken over the phase */
 	LC_NR,
 };
 extern const char *const load_count_names[LC_NR];

@@ -10,6 +10,31 @@
 
 #define MAX_VCPUS 256
 
+enum {
+	OPT_SCENARIO = 1000,
+	OPT_VCPUS,
+	OPT_MEM,
+	OPT_BACKING,
+	OPT_ITERATIONS,
+	OPT_CHUNK_PAGES,
+	OPT_RANGE,
+	OPT_PATTERN,
+	OPT_REFAULT,
+	OPT_EAGER_SPLIT,
+	OPT_SPARSE,
+	OPT_JSON,
+	OPT_TIMEOUT,
+	OPT_QUIET,
+	OPT_NAME,
+	OPT_ENTER_EL1,
+	OPT_CONCURRENT,
+	OPT_DURATION,
+	OPT_RATE,
+	OPT_PRESET,
+};
+
+#define GIVEN(opt) (1U << ((opt) - OPT_SCENARIO))
+
 /* A number with an optional K, M, G or T suffix (powers of 1024; "KiB" and "KB" too). */
 int parse_size(const char *s, uint64_t *out)
 {
@@ -166,6 +191,7 @@ void load_opts_default(struct load_opts *o)
 	o->enter_el1 = true;
 	o->sparse = 256ULL << 30;
 	o->timeout = 30;
+	o->rate = 100;
 }
 
 const char *load_opts_check(const struct load_opts *o)
@@ -214,6 +240,15 @@ const char *load_opts_check(const struct load_opts *o)
 	if (o->scenario == SC_NESTED_UNMAP)
 		return "--scenario nested-unmap is arm64 only (nested stage-2 MMUs)";
 #endif
+	if (o->concurrent && o->scenario != SC_INVALIDATE)
+		return "--concurrent needs --scenario invalidate";
+	if (o->concurrent && !o->refault)
+		return "--concurrent refaults all the time: --refault=no does not go with it";
+	if (!o->concurrent && (o->given & (GIVEN(OPT_DURATION) | GIVEN(OPT_RATE))))
+		return "--duration and --rate need --concurrent (or a --preset)";
+	if (o->concurrent && o->duration && (o->given & GIVEN(OPT_ITERATIONS)))
+		return "--concurrent stops after --duration seconds or after --iterations madvises: "
+		       "give one of them";
 	/* A THP-backed page: the first madvise splits the huge PMD, a second notifier. */
 	if (o->scenario == SC_NESTED_UNMAP && o->backing != BACKING_ANON)
 		return "--scenario nested-unmap needs --backing anon (MADV_NOHUGEPAGE: one notifier "
@@ -221,24 +256,51 @@ const char *load_opts_check(const struct load_opts *o)
 	return NULL;
 }
 
-enum {
-	OPT_SCENARIO = 1000,
-	OPT_VCPUS,
-	OPT_MEM,
-	OPT_BACKING,
-	OPT_ITERATIONS,
-	OPT_CHUNK_PAGES,
-	OPT_RANGE,
-	OPT_PATTERN,
-	OPT_REFAULT,
-	OPT_EAGER_SPLIT,
-	OPT_SPARSE,
-	OPT_JSON,
-	OPT_TIMEOUT,
-	OPT_QUIET,
-	OPT_NAME,
-	OPT_ENTER_EL1,
+
+const struct load_preset load_presets[] = {
+	{ "same16", PATTERN_SAME, 16ULL << 20 },  { "same4", PATTERN_SAME, 4ULL << 20 },
+	{ "sweep16", PATTERN_SWEEP, 16ULL << 20 }, { "sweep4", PATTERN_SWEEP, 4ULL << 20 },
+	{ "sweep2", PATTERN_SWEEP, 2ULL << 20 },  { "sweep1", PATTERN_SWEEP, 1ULL << 20 },
 };
+const unsigned int load_nr_presets = sizeof(load_presets) / sizeof(load_presets[0]);
+
+static const struct load_preset *preset_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < load_nr_presets; i++)
+		if (!strcmp(load_presets[i].name, name))
+			return &load_presets[i];
+	return NULL;
+}
+
+/*
+ * --preset NAME: --scenario invalidate --concurrent with the preset's --pattern and --range, and
+ * the emulated-host shape (--vcpus 2 --mem 64M --duration 5 --rate 100) for every option not
+ * given on the command line, whatever the order of the options. --iterations given: that many
+ * madvises instead of --duration.
+ */
+void load_opts_apply_preset(struct load_opts *o)
+{
+	const struct load_preset *p = preset_find(o->preset);
+
+	if (!p)
+		return;
+	o->scenario = SC_INVALIDATE;
+	o->concurrent = true;
+	if (!(o->given & GIVEN(OPT_PATTERN)))
+		o->pattern = p->pattern;
+	if (!(o->given & GIVEN(OPT_RANGE)))
+		o->range = p->range;
+	if (!(o->given & GIVEN(OPT_VCPUS)))
+		o->vcpus = PRESET_VCPUS;
+	if (!(o->given & GIVEN(OPT_MEM)))
+		o->mem = PRESET_MEM;
+	if (!(o->given & GIVEN(OPT_RATE)))
+		o->rate = PRESET_RATE;
+	if (!(o->given & (GIVEN(OPT_DURATION) | GIVEN(OPT_ITERATIONS))))
+		o->duration = PRESET_DURATION;
+}
 
 static const char doc[] =
 	"kvmwalk-load -- drive a real KVM VM through known page-table-walk scenarios.\n"
@@ -264,6 +326,27 @@ static const char doc[] =
 	"                   (--pattern same, or sweep) and the vCPUs refault; with\n"
 	"                   --refault=no they do not, so with --pattern same every\n"
 	"                   later madvise zaps a range whose tables are already empty.\n"
+	"                   --concurrent: touch, then the vCPUs write every page of\n"
+	"                   their part in a loop (one KVM_RUN per pass) while the host\n"
+	"                   thread madvises one --range --rate times a second (same or\n"
+	"                   sweep) for --duration seconds, or --iterations madvises;\n"
+	"                   faults and zaps at the same time, so vCPU faults wait for\n"
+	"                   mmu_lock (kvmwalk's mmu_lock_wait). After the last madvise\n"
+	"                   each vCPU makes one more whole pass, so every page holds\n"
+	"                   the guest's value at the end (checked). Reported in one\n"
+	"                   \"concurrent\" phase: madvise_calls, bytes_invalidated,\n"
+	"                   pages_invalidated (repeats included), passes (complete\n"
+	"                   ones; every pass is whole), pages_written (passes times\n"
+	"                   the pages of a vCPU), vcpu_host_faults (the vCPU threads'\n"
+	"                   minor + major faults, getrusage(RUSAGE_THREAD): KVM's GUP\n"
+	"                   faults in the pages the madvises freed, one per page\n"
+	"                   invalidated and written again), and on x86 kvm_pf_taken\n"
+	"                   (the vCPUs' binary stat pf_taken: KVM's vCPU faults, in\n"
+	"                   the touch phase too; arm64 has no such stat). Not known\n"
+	"                   to it: how long the faults waited for mmu_lock, nor on\n"
+	"                   arm64 how many faults KVM took (a refault racing an\n"
+	"                   invalidation is retried); kvmwalk's mmu_lock_wait and\n"
+	"                   guest_fault count those.\n"
 	"  wrprotect-fault  touch, enable dirty logging; each iteration writes (one\n"
 	"                   write-protection fault per page) and gets the log.\n"
 	"  empty-unmap      unmaps of nothing: madvise of never-touched memory in\n"
@@ -284,13 +367,24 @@ static const char doc[] =
 	"Phases (JSON \"phase\"): touch, dirty-log-enable, dirty-write, dirty-log-get,\n"
 	"dirty-log-clear, dirty-log-disable, invalidate, refault, guest-start,\n"
 	"empty-madvise, slot-delete, slot-add, sparse-add, sparse-delete, el1-entry,\n"
-	"nested-madvise, teardown.\n"
+	"nested-madvise, teardown, concurrent.\n"
 	"Counts (JSON \"counts\"): pages_touched, pages_written, dirty_pages,\n"
 	"pages_refaulted, get_ioctls, clear_ioctls, pages_cleared, madvise_calls,\n"
 	"bytes_invalidated, blocks_2m, slot_pages, slots_added, slots_deleted,\n"
 	"slot_bytes, sparse_bytes, nested_mmus (vCPUs whose exit came from vEL1, each a\n"
-	"valid nested MMU), ipa_bits (the host's IPA limit, KVM_CAP_ARM_VM_IPA_SIZE). A\n"
-	"count that is reported is exact.\n"
+	"valid nested MMU), ipa_bits (the host's IPA limit, KVM_CAP_ARM_VM_IPA_SIZE),\n"
+	"pages_invalidated, passes, vcpu_host_faults, kvm_pf_taken. A count that is\n"
+	"reported is exact.\n"
+	"\n"
+	"Presets (--preset NAME): the six invalidation patterns the TDP empty-leaf hint\n"
+	"was measured with (4 vCPUs, 1 GiB guest): same16, same4 (the same 16 or 4 MiB\n"
+	"range each time), sweep16, sweep4, sweep2, sweep1 (rolling chunks of 16, 4, 2,\n"
+	"1 MiB over the guest). Each is --scenario invalidate --concurrent with its\n"
+	"--pattern and --range, scaled to the emulated host (2 CPUs, 1 GiB RAM): the\n"
+	"range sizes are the seed's (they decide how many 2 MiB leaf tables a zap\n"
+	"covers), the guest is 1/8 of the seed's memory with half its vCPUs:\n"
+	"--vcpus 2 --mem 64M (128 MiB), --duration 5 --rate 100. Options given on the\n"
+	"command line win, in any order (--iterations N: N madvises, no --duration).\n"
 	"\n"
 	"Exit status:\n"
 	"  0  success\n"
@@ -308,6 +402,10 @@ static const char doc[] =
 	"  kvmwalk-load --scenario clear --chunk-pages 64 --iterations 5\n"
 	"  kvmwalk-load --scenario invalidate --pattern sweep --range 1M --json r.json\n"
 	"  kvmwalk-load --scenario invalidate --refault=no --iterations 10\n"
+	"  kvmwalk-load --scenario invalidate --concurrent --vcpus 2 --mem 16M \\\n"
+	"      --pattern sweep --range 4M --rate 50 --duration 10\n"
+	"  kvmwalk-load --preset same16 --json r.json\n"
+	"  kvmwalk-load --preset sweep1 --vcpus 4 --mem 256M   # the seed's 1 GiB guest\n"
 	"  kvmwalk-load --scenario empty-unmap --sparse 256G --json\n"
 	"  kvmwalk-load --scenario nested-unmap --vcpus 2 --mem 2M --iterations 2\n"
 	"\n"
@@ -349,6 +447,17 @@ static const struct argp_option options[] = {
 	  "nested-unmap: the vCPUs ERET from vEL2 to vEL1 before they exit (default yes; no: no "
 	  "nested MMU becomes valid)",
 	  0 },
+	{ "concurrent", OPT_CONCURRENT, NULL, 0,
+	  "invalidate: the vCPUs write their memory in a loop while the host madvises (see above)",
+	  0 },
+	{ "duration", OPT_DURATION, "SECS", 0,
+	  "--concurrent: madvise for SECS seconds (default: --iterations madvises)", 0 },
+	{ "rate", OPT_RATE, "N", 0,
+	  "--concurrent: madvises per second, on a fixed schedule; one that takes longer than "
+	  "1/N starts the next at once (default 100; 0: back to back)",
+	  0 },
+	{ "preset", OPT_PRESET, "NAME", 0,
+	  "same16, same4, sweep16, sweep4, sweep2 or sweep1: the seed's patterns (see above)", 0 },
 	{ "json", OPT_JSON, "FILE", OPTION_ARG_OPTIONAL,
 	  "also write the results as one JSON document to FILE (--json FILE works too); "
 	  "without FILE (or with -) JSON replaces the table on stdout",
@@ -378,7 +487,32 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	const char *msg;
 	int r;
 
+	if (key >= OPT_SCENARIO && key < OPT_SCENARIO + 32)
+		o->given |= GIVEN(key);
 	switch (key) {
+	case OPT_CONCURRENT:
+		o->concurrent = true;
+		break;
+	case OPT_DURATION:
+		if (parse_uint(arg, 86400, &v) || !v)
+			OPT_ERROR(state, "--duration: '%s' is not a number of seconds from 1 to 86400",
+				  arg);
+		o->duration = v;
+		break;
+	case OPT_RATE:
+		if (parse_uint(arg, 100000, &v))
+			OPT_ERROR(state, "--rate: '%s' is not a number of madvises per second up to "
+					 "100000",
+				  arg);
+		o->rate = v;
+		break;
+	case OPT_PRESET:
+		if (!preset_find(arg))
+			OPT_ERROR(state, "--preset is same16, same4, sweep16, sweep4, sweep2 or sweep1, "
+					 "not '%s'",
+				  arg);
+		o->preset = arg;
+		break;
 	case OPT_SCENARIO:
 		r = scenario_parse(arg);
 		if (r < 0)
@@ -472,6 +606,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		OPT_ERROR(state, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
+		if (o->preset && (o->given & GIVEN(OPT_SCENARIO)) && o->scenario != SC_INVALIDATE)
+			OPT_ERROR(state, "--preset runs --scenario invalidate, not %s",
+				  scenario_name(o->scenario));
+		load_opts_apply_preset(o);
 		msg = load_opts_check(o);
 		if (msg)
 			OPT_ERROR(state, "%s", msg);

@@ -10,7 +10,9 @@
  *   "options": { "scenario", "vcpus", "mem_bytes" (per vCPU), "backing", "iterations",
  *                "chunk_pages", "range_bytes", "pattern", "refault" (true: invalidate's vCPUs
  *                write the range again after each madvise), "eager_split_bytes", "sparse_bytes",
- *                "enter_el1" (nested-unmap: the vCPUs ERET to vEL1), "timeout_s" },
+ *                "enter_el1" (nested-unmap: the vCPUs ERET to vEL1), "timeout_s",
+ *                with --concurrent only: "concurrent": true, "duration_s", "rate" (madvises
+ *                per second, 0: back to back), "preset" (a name or null) },
  *   "status": "ok" | "error", "exit_code": N, "error": message (only when status is "error"),
  *   "phases": [ { "scenario", "phase", "iteration", "wall_ns", "start_ns",
  *                 "counts": { KEY: N, ... } } ]
@@ -44,7 +46,12 @@ const char *const load_count_names[LC_NR] = {
 	[LC_SPARSE_BYTES] = "sparse_bytes",
 	[LC_NESTED_MMUS] = "nested_mmus",
 	[LC_IPA_BITS] = "ipa_bits",
+	[LC_PAGES_INVALIDATED] = "pages_invalidated",
+	[LC_PASSES] = "passes",
+	[LC_HOST_FAULTS] = "vcpu_host_faults",
+	[LC_KVM_PF_TAKEN] = "kvm_pf_taken",
 };
+_Static_assert(LC_NR <= 32, "load_counts.set holds a bit per count");
 
 int load_exit_code;
 char load_error[256];
@@ -133,6 +140,9 @@ void results_text(const struct load_results *r, FILE *f)
 		range, pattern_name(o->pattern), o->refault ? "yes" : "no");
 	fprintf(f, "eager-split %s  sparse %s  enter-el1 %s\n", o->eager_split ? eager : "off",
 		sparse, o->enter_el1 ? "yes" : "no");
+	if (o->concurrent)
+		fprintf(f, "concurrent yes  duration %us  rate %u/s  preset %s\n", o->duration,
+			o->rate, o->preset ? o->preset : "none");
 	fprintf(f, "\n%-15s %-17s %4s %9s %-17s %12s\n", "scenario", "phase", "iter", "wall ms",
 		"count", "value");
 	for (i = 0; i < r->nr; i++) {
@@ -196,11 +206,22 @@ void results_json(const struct load_results *r, FILE *f)
 		"    \"range_bytes\": %" PRIu64 ",\n    \"pattern\": \"%s\",\n"
 		"    \"refault\": %s,\n"
 		"    \"eager_split_bytes\": %" PRIu64 ",\n    \"sparse_bytes\": %" PRIu64 ",\n"
-		"    \"enter_el1\": %s,\n    \"timeout_s\": %u\n  },\n",
+		"    \"enter_el1\": %s,\n    \"timeout_s\": %u",
 		scenario_name(o->scenario), o->vcpus, o->mem, backing_name(o->backing),
 		o->iterations, o->chunk_pages, o->range, pattern_name(o->pattern),
 		o->refault ? "true" : "false", o->eager_split, o->sparse,
 		o->enter_el1 ? "true" : "false", o->timeout);
+	/* only with --concurrent: the documents of the other scenarios stay as they were */
+	if (o->concurrent) {
+		fprintf(f, ",\n    \"concurrent\": true,\n    \"duration_s\": %u,\n"
+			   "    \"rate\": %u,\n    \"preset\": ",
+			o->duration, o->rate);
+		if (o->preset)
+			json_str(f, o->preset);
+		else
+			fprintf(f, "null");
+	}
+	fprintf(f, "\n  },\n");
 	fprintf(f, "  \"status\": \"%s\",\n  \"exit_code\": %d,\n", r->status ? "error" : "ok",
 		r->status);
 	if (r->status) {

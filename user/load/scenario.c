@@ -368,6 +368,106 @@ cleanup:
 }
 
 /*
+ * invalidate --concurrent: after the touch, the vCPUs keep writing every page of their part
+ * (vm__start(loop)) while this thread madvises one range on a fixed schedule: madvise i starts
+ * at t0 + i / rate (at once when the previous one ran late), so the zaps (mmu_lock held for
+ * write inside the MMU notifier) and the vCPUs' refaults (mmu_lock held for read) overlap.
+ * What the workload knows exactly: the madvises and their bytes (each one MMU-notifier
+ * invalidation with --backing anon), the vCPUs' complete passes, and their host page faults.
+ * What it cannot know: how many vCPU faults KVM took (a fault that races an invalidation
+ * returns to the guest and faults again) and how often they waited for mmu_lock.
+ */
+static int run_invalidate_concurrent(struct ctx *c)
+{
+	uint64_t range = c->o->range, total = c->vm->data_size, per_vcpu = c->o->mem / SZ_4K;
+	uint64_t t0, next, end = 0, calls = 0, passes = 0, faults = 0, value, n;
+	uint64_t pf0 = 0, pf1 = 0, pf2 = 0;
+	bool have_pf;
+	uint64_t period = c->o->rate ? 1000000000ULL / c->o->rate : 0;
+	unsigned char *vec = NULL;
+	struct load_phase *p;
+	unsigned int i;
+	int err;
+
+	/*
+	 * x86 counts every kvm_mmu_do_page_fault() in the vCPU stat pf_taken (not prefetches):
+	 * the vCPU faults of each phase, which the workload cannot see otherwise. arm64 has no such
+	 * stat: the count is left out there.
+	 */
+	have_pf = !vm__vcpu_stat(c->vm, "pf_taken", &pf0);
+	err = touch(c, 0);
+	if (err)
+		return err;
+	if (have_pf && !vm__vcpu_stat(c->vm, "pf_taken", &pf1))
+		counts_set(&c->r->phases[c->r->nr - 1].counts, LC_KVM_PF_TAKEN, pf1 - pf0);
+	p = phase(c, "concurrent", 1);
+	if (!p)
+		return -ENOMEM;
+	progress(c, "concurrent", 1);
+	value = new_value(c);
+	t0 = now_ns();
+	vm__start(c->vm, per_vcpu, value, true);
+	if (c->o->duration)
+		end = t0 + c->o->duration * 1000000000ULL;
+	for (next = t0;; next += period) {
+		uint64_t now = now_ns(), off;
+
+		if (end ? now >= end : calls >= c->o->iterations)
+			break;
+		/* a vCPU whose loop ended failed: stop and report it (vm__wait) */
+		if (vm__ndone(c->vm))
+			break;
+		if (now < next) {
+			struct timespec ts = { .tv_sec = next / 1000000000ULL,
+					       .tv_nsec = next % 1000000000ULL };
+
+			if (end && next >= end)
+				break;
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		} else {
+			next = now; /* late: no burst to catch up */
+		}
+		off = plan_range_offset(total, range, c->o->pattern, calls);
+		if (madvise(c->vm->data + off, range, MADV_DONTNEED)) {
+			err = load_fail(EXIT_MEMORY, "madvise(MADV_DONTNEED) at offset %" PRIu64 ": %s",
+					off, strerror(errno));
+			break;
+		}
+		calls++;
+	}
+	err = vm__wait(c->vm) ?: err;
+	phase_end(p, t0);
+	for (i = 0; i < c->vm->nr_vcpus; i++) {
+		passes += c->vm->vcpus[i].passes;
+		faults += c->vm->vcpus[i].host_faults;
+	}
+	counts_set(&p->counts, LC_MADVISE_CALLS, calls);
+	counts_set(&p->counts, LC_BYTES_INVALIDATED, calls * range);
+	counts_set(&p->counts, LC_PAGES_INVALIDATED, calls * range / SZ_4K);
+	counts_set(&p->counts, LC_PASSES, passes);
+	counts_set(&p->counts, LC_PAGES_WRITTEN, passes * per_vcpu);
+	counts_set(&p->counts, LC_HOST_FAULTS, faults);
+	if (have_pf && !vm__vcpu_stat(c->vm, "pf_taken", &pf2))
+		counts_set(&p->counts, LC_KVM_PF_TAKEN, pf2 - pf1);
+	if (err)
+		return err;
+	if (!calls)
+		return load_fail(EXIT_USAGE, "invalidate --concurrent: no madvise in the time given");
+	/* the last pass of each vCPU began after the last madvise: every page is back */
+	n = count_value(c, value);
+	if (n != c->pages)
+		mismatch(c, "pages holding the value after the last pass", 1, n, c->pages);
+	vec = malloc(total / SZ_4K);
+	if (!vec)
+		return load_fail(EXIT_ERROR, "out of memory");
+	err = count_resident(c, 0, total, vec, &n);
+	free(vec);
+	if (!err && n != c->pages)
+		mismatch(c, "pages resident after the last pass", 1, n, c->pages);
+	return err;
+}
+
+/*
  * wrprotect-fault: without manual protect, each KVM_GET_DIRTY_LOG re-protects what it
  * reports, so every write pass takes one write-protection fault per page (x86: the TDP MMU's
  * fast_page_fault fixes them without mmu_lock; with Intel PML there are none).
@@ -530,7 +630,7 @@ int scenario_run(int sc, const struct load_opts *o, struct load_results *r)
 		err = run_clear(&c);
 		break;
 	case SC_INVALIDATE:
-		err = run_invalidate(&c);
+		err = o->concurrent ? run_invalidate_concurrent(&c) : run_invalidate(&c);
 		break;
 	case SC_WRPROTECT_FAULT:
 		err = run_wrprotect(&c);

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# scripts/ab, change "contend" (patches/x86-tdp-zap-empty-hint under the seed's own workload):
+# kvmwalk records RUNS runs of kvmwalk-load --scenario invalidate --concurrent in two patterns,
+# 2 vCPUs writing 16 MiB each in a loop while the host madvises 100 times, 50 a second:
+#   sameN.json   the same 4 MiB range (the seed's same4);
+#   sweepN.json  rolling 2 MiB chunks (the seed's sweep2).
+# Compared: tdp_mmu_zap_leafs' time and the fault-side mmu_lock_wait (p50, p99.9).
+RUNS=${AB_RUNS:-5}
+fail=0
+for pattern in same sweep; do
+	case $pattern in
+	same) range=4M ;;
+	*) range=2M ;;
+	esac
+	i=1
+	while [ $i -le $RUNS ]; do
+		kvmwalk record -o $pattern$i.json -- kvmwalk-load --scenario=invalidate --concurrent \
+			--vcpus=2 --mem=16M --range=$range --pattern=$pattern --iterations=100 --rate=50 \
+			--json=$pattern-load$i.json >$pattern-load$i.txt 2>$pattern$i.err
+		rc=$?
+		echo $rc >$pattern$i.rc
+		[ $rc = 0 ] || fail=1
+		i=$((i + 1))
+	done
+done
+exit $fail
