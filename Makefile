@@ -109,15 +109,16 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 	$(Q)$(CC) $(LDSTATIC) $(LDFLAGS) $^ -o $@ $(LDLIBS_LOAD)
 
 # --- kvmwalk: probes, loader, record / report / top -----------------------------------------------
-# One BPF object per arch: the arch's probe family plus the trigger family, linked into one object
+# One BPF object per arch: the arch's probe family plus the trigger family and the user-named
+# functions (--count/--time, userfn.bpf.c), linked into one object
 # (the shared maps are __weak in bpf/kw.bpf.h, so the linker merges them).
-BPF_FAMILIES_arm64 := pgtable trigger
-BPF_FAMILIES_x86 := tdp trigger
+BPF_FAMILIES_arm64 := pgtable trigger userfn
+BPF_FAMILIES_x86 := tdp trigger userfn
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
 KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
 	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
 	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/stats.c user/compare.c \
-	user/compare_cmd.c user/compare_plot.c user/svg.c user/timeline.c user/events.c
+	user/compare_cmd.c user/compare_plot.c user/svg.c user/timeline.c user/events.c user/userfn.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | deps-build
