@@ -288,7 +288,7 @@ json_t *kw_ufuncs_report_json(const struct kw_recording *r)
 		const struct kw_ufunc *u = &r->ufuncs[i];
 		const struct kw_hist *h = &u->f.dur;
 		bool on = kw_plan_attached(&u->plan);
-		json_t *o, *ta = json_array();
+		json_t *o, *ta;
 
 		o = json_pack("{sssssbsssssb}", "name", u->req.name, "option",
 			      kw_ufunc_option(&u->req), "optional", u->req.optional, "mechanism",
@@ -300,6 +300,7 @@ json_t *kw_ufuncs_report_json(const struct kw_recording *r)
 		json_object_set_new(o, "calls", json_integer(u->f.calls));
 		json_object_set_new(o, "missed", json_integer(u->f.missed));
 		json_object_set_new(o, "dropped", json_integer(u->f.dropped));
+		ta = json_array();
 		if (u->req.timed)
 			json_object_set_new(
 				o, "duration_ns",
