@@ -1187,15 +1187,17 @@ static int ufunc_rows(struct builder *b)
 	ufn_name_add(&n, b->base, b->c->n_base);
 	ufn_name_add(&n, b->new, b->c->n_new);
 	for (size_t k = 0; k < n && !err; k++) {
-		char m[32];
+		char m[32], g[80];
 
-		err = add_row(b, ufn_names[k], "calls/run", KW_U_COUNT, f_ucalls, k);
+		/* "(user)": a user function can be a built-in probe's function too */
+		snprintf(g, sizeof(g), "%s (user)", ufn_names[k]);
+		err = add_row(b, g, "calls/run", KW_U_COUNT, f_ucalls, k);
 		for (int t = 0; t < KW_NR_TRIGGERS && !err; t++) {
 			snprintf(m, sizeof(m), "%s/run", kw_trigger_names[t]);
-			err = add_row(b, ufn_names[k], m, KW_U_COUNT, f_utrig, k * 16 + t);
+			err = add_row(b, g, m, KW_U_COUNT, f_utrig, k * 16 + t);
 		}
 		for (size_t i = 0; i < sizeof(dur) / sizeof(*dur) && !err; i++)
-			err = add_row(b, ufn_names[k], dur[i].name, KW_U_NS, dur[i].fn, k);
+			err = add_row(b, g, dur[i].name, KW_U_NS, dur[i].fn, k);
 	}
 	return err;
 }

@@ -233,7 +233,7 @@ static const struct argp_option record_options[] = {
 	{ .doc = "Any kernel function (at most 8 with --count and --time together):", .group = 1 },
 	{ .name = "count", .key = OPT_COUNT, .arg = "FUNC[,FUNC...]", .group = 1,
 	  .doc = "also count the calls of these kernel functions, per trigger (ioctl, "
-		 "mmu_notifier, vcpu_fault, teardown, other) and per process: fentry, else "
+		 "mmu_notifier, vcpu_fault, vm_teardown, other) and per process: fentry, else "
 		 "kprobe, as the built-in probes. A name not in /proc/kallsyms (misspelt, or "
 		 "inlined: a static inline helper has no symbol), not in available_filter_functions "
 		 "(notrace) or that no mechanism attaches is a usage error (exit 2), said with the "
@@ -274,7 +274,8 @@ static const struct argp record_argp = {
 	       "tdp_iter_next, whose calls it removes, or mark the helper noinline).\n\n"
 	       "Exit status: the command's, else 0; 1 error (the recording could not be written, "
 	       "...); 2 usage (a bad option value, a --pid that does not exist, an -o directory "
-	       "that is missing or not writable); " KW_EXIT_STATUS_PROBES,
+	       "that is missing or not writable, a --count / --time function that cannot be "
+	       "traced); " KW_EXIT_STATUS_PROBES,
 };
 
 static int cmd_record(int argc, char **argv)

@@ -45,7 +45,7 @@ case "$KW_RELEASE" in
 	exit 0
 	;;
 esac
-kvmwalk record -o count.json --count tdp_mmu_zap_leafs,fast_page_fault,kvm_vm_ioctl \
+kvmwalk record -o count.json --count tdp_mmu_zap_leafs,fast_page_fault,kvm_arch_vcpu_ioctl_run \
 	--count-optional kw_no_such_function -- $load --json=count-load.json \
 	>count-table.txt 2>count.err
 rc count
