@@ -67,7 +67,20 @@ static __always_inline void utrig_add(__u32 slot, __u64 id, __u64 ns)
 	v->ns += ns;
 }
 
-static __always_inline void ufn_enter(__u32 slot)
+/*
+ * @slot is a constant in each program, and must stay one for the verifier: u->start[slot] is
+ * only in bounds if it knows the value. Passing &slot to a helper makes clang spill it to the
+ * stack as a u32, and the verifier (7.3 included) does not keep the value of a 32-bit spill:
+ * "R3 unbounded memory access" at start[slot] in every slot but 0. So the map key is a copy.
+ */
+static __always_inline struct kw_probe_stats *ustats_of(__u32 slot)
+{
+	__u32 key = slot;
+
+	return bpf_map_lookup_elem(&kw_ustats, &key);
+}
+
+static __always_inline void ufn_enter(const __u32 slot)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct kw_probe_stats *s;
@@ -75,7 +88,7 @@ static __always_inline void ufn_enter(__u32 slot)
 
 	if (kw_skip(id))
 		return;
-	s = bpf_map_lookup_elem(&kw_ustats, &slot);
+	s = ustats_of(slot);
 	if (!s)
 		return;
 	s->calls++;
@@ -96,7 +109,7 @@ static __always_inline void ufn_enter(__u32 slot)
 	u->busy |= 1U << slot;
 }
 
-static __always_inline void ufn_exit(__u32 slot)
+static __always_inline void ufn_exit(const __u32 slot)
 {
 	__u64 id = bpf_get_current_pid_tgid(), ns;
 	struct kw_probe_stats *s;
@@ -104,7 +117,7 @@ static __always_inline void ufn_exit(__u32 slot)
 
 	if (kw_skip(id))
 		return;
-	s = bpf_map_lookup_elem(&kw_ustats, &slot);
+	s = ustats_of(slot);
 	if (!s)
 		return;
 	u = bpf_task_storage_get(&kw_utasks, bpf_get_current_task_btf(), NULL, 0);

@@ -31,9 +31,11 @@ static struct loader *cur_loader; /* for the libbpf print callback */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char buf[1024];
+	va_list aq;
 
 	if (!cur_loader)
 		return 0;
+	va_copy(aq, ap);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	/*
 	 * The retry depends on this line: libbpf's "prog '%s': failed to load: ..." warning in
@@ -41,7 +43,11 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	 * probe unavailable and loads again.
 	 */
 	kw_libbpf_failed_prog(buf, cur_loader->failed_prog, sizeof(cur_loader->failed_prog));
-	return cur_loader->opts.verbose ? fputs(buf, stderr) : 0;
+	/* not buf: a verifier log is one message of many kilobytes */
+	if (cur_loader->opts.verbose)
+		vfprintf(stderr, fmt, aq);
+	va_end(aq);
+	return 0;
 }
 
 /* ---- planning ------------------------------------------------------------------------------- */
