@@ -651,6 +651,25 @@ static bool check_fentry_sites(struct loader *l)
 				 "tracing/enabled_functions)", func);
 		}
 	}
+	/* the user functions, by the same rule */
+	for (unsigned int s = 0; s < l->opts.nufuncs && listed; s++) {
+		struct kw_plan *pl = &l->uplan[s];
+		const char *func = l->opts.ufuncs[s].name;
+
+		if (pl->mech != KW_MECH_FENTRY || listed_func(text, func))
+			continue;
+		detach_ufunc(l, s);
+		if (l->opts.attach == KW_ATTACH_AUTO) {
+			set_plan(pl, KW_MECH_KPROBE, func,
+				 "fentry attached but its trampoline is not on %s (not in "
+				 "tracing/enabled_functions)", func);
+			replan = true;
+		} else {
+			set_plan(pl, KW_MECH_UNAVAILABLE, func,
+				 "fentry attached but its trampoline is not on %s (not in "
+				 "tracing/enabled_functions)", func);
+		}
+	}
 	free(text);
 	return replan;
 }
