@@ -1111,9 +1111,9 @@ static void describe_side(struct kw_compare_side *s, const struct kw_recording *
 }
 
 /*
- * --count / --time: rows for the user-named functions, matched by name across runs (a run
- * that did not ask for one, or where it was unavailable, counts 0: the optional function of a
- * patched kernel shows as 0 -> N). The run functions take an index into ufn_names, filled by
+ * --count / --time: rows for the user-named functions that every run asked for, matched by
+ * name (a run where one was unavailable counts 0: the optional function only a patched kernel
+ * has shows as 0 -> N). The run functions take an index into ufn_names, filled by
  * ufunc_rows() for one comparison at a time (kw_compare_build() is not reentrant for them).
  */
 static char ufn_names[2 * KW_MAX_UFUNCS][KW_UFUNC_NAME_LEN];
@@ -1174,6 +1174,20 @@ static void ufn_name_add(size_t *n, const struct kw_recording *r, size_t nr)
 		}
 }
 
+/* Every run asked for ufn_names[k] (attached or not): a run that did not has no value for it. */
+static bool ufn_asked(const struct kw_recording *r, size_t nr, size_t k)
+{
+	for (size_t i = 0; i < nr; i++) {
+		size_t u = 0;
+
+		while (u < r[i].nufuncs && strcmp(r[i].ufuncs[u].req.name, ufn_names[k]))
+			u++;
+		if (u == r[i].nufuncs)
+			return false;
+	}
+	return true;
+}
+
 static int ufunc_rows(struct builder *b)
 {
 	static const struct {
@@ -1188,6 +1202,9 @@ static int ufunc_rows(struct builder *b)
 	ufn_name_add(&n, b->new, b->c->n_new);
 	for (size_t k = 0; k < n && !err; k++) {
 		char m[32], g[80];
+
+		if (!ufn_asked(b->base, b->c->n_base, k) || !ufn_asked(b->new, b->c->n_new, k))
+			continue;
 
 		/* "(user)": a user function can be a built-in probe's function too */
 		snprintf(g, sizeof(g), "%s (user)", ufn_names[k]);
