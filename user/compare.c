@@ -1207,7 +1207,7 @@ static int ufunc_rows(struct builder *b)
 			continue;
 
 		/* "(user)": a user function can be a built-in probe's function too */
-		snprintf(g, sizeof(g), "%s (user)", ufn_names[k]);
+		snprintf(g, sizeof(g), "%.63s (user)", ufn_names[k]);
 		err = add_row(b, g, "calls/run", KW_U_COUNT, f_ucalls, k);
 		for (int t = 0; t < KW_NR_TRIGGERS && !err; t++) {
 			snprintf(m, sizeof(m), "%s/run", kw_trigger_names[t]);
