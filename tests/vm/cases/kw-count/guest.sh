@@ -51,6 +51,15 @@ case "$KW_RELEASE" in
 	exit 0
 	;;
 esac
+if [ "$KW_ARCH" = arm64 ]; then
+	# arm64: the stage-2 unmap of each madvise, timed, and the guest aborts, counted
+	kvmwalk record -o arm.json --time kvm_pgtable_stage2_unmap --count kvm_handle_guest_abort \
+		-- $load --json=arm-load.json >arm-table.txt 2>arm.err
+	rc arm
+	kvmwalk report arm.json >arm-report.txt 2>&1
+	rc arm-report
+	exit 0
+fi
 kvmwalk record -o count.json --count tdp_mmu_zap_leafs,fast_page_fault,kvm_arch_vcpu_ioctl_run \
 	--count-optional kw_no_such_function -- $load --json=count-load.json \
 	>count-table.txt 2>count.err
