@@ -269,8 +269,54 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
 			r->funcs[p].bpf_runs += info.run_cnt;
 			r->funcs[p].bpf_ns += info.run_time_ns;
 		}
+		/* userfn.bpf.c's fe_ufnN, kp_ufnN, ...: user function N */
+		if (sscanf(bpf_program__name(prog), "%*2[a-z]_ufn%d", &p) == 1 && p >= 0 &&
+		    (size_t)p < r->nufuncs) {
+			r->ufuncs[p].f.bpf_runs += info.run_cnt;
+			r->ufuncs[p].f.bpf_ns += info.run_time_ns;
+		}
 	}
 	r->overhead.stats_enabled = l->stats_fd >= 0 || l->stats_sysctl_old >= 0;
+}
+
+/*
+ * --count / --time: each user function's plan and statistics, and its trigger rows. The rows
+ * are not folded when their process exits (kw_utrigs is read only here, and record keeps
+ * every process's rows anyway); a full map counts in trigger_map_full like kw_triggers.
+ */
+static int collect_ufuncs(struct loader *l, struct kw_recording *r, void *buf, int n)
+{
+	int fd = bpf_map__fd(l->skel->maps.kw_utrigs), err;
+	struct kw_trig_key k, *prev = NULL;
+
+	r->nufuncs = l->opts.nufuncs;
+	for (__u32 s = 0; s < r->nufuncs; s++) {
+		r->ufuncs[s].req = l->opts.ufuncs[s];
+		r->ufuncs[s].plan = l->uplan[s];
+		if ((err = read_percpu(l->skel->maps.kw_ustats, &s, buf)))
+			return err;
+		kw_func_add_percpu(&r->ufuncs[s].f, buf, n);
+	}
+	while (!bpf_map_get_next_key(fd, prev, &k)) {
+		struct kw_trig_val *v = buf;
+		struct kw_trig t = {};
+
+		prev = &k;
+		if (k.probe >= r->nufuncs || read_percpu(l->skel->maps.kw_utrigs, &k, buf))
+			continue;
+		t.probe = k.probe;
+		t.trigger = k.trigger < KW_NR_TRIGGERS ? (int)k.trigger : 0;
+		t.cmd = k.cmd;
+		t.pid = k.pid;
+		for (int c = 0; c < n; c++) {
+			t.calls += v[c].calls;
+			t.ns += v[c].ns;
+		}
+		if ((err = loader__identify_pid(l, t.pid)) ||
+		    (err = kw_recording_add_utrig(r, &t)))
+			return err;
+	}
+	return 0;
 }
 
 int loader__collect(struct loader *l, struct kw_recording *r)
@@ -359,12 +405,16 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		if (!merged && (err = kw_recording_add_trig(r, &t)))
 			goto cleanup;
 	}
+	if ((err = collect_ufuncs(l, r, buf, n)))
+		goto cleanup;
 	/* the identities of the processes the rows name (kept exited ones included) */
 	for (size_t i = 0; i < l->nids; i++) {
 		bool used = false;
 
 		for (size_t j = 0; j < r->ntrigs && !used; j++)
 			used = r->trigs[j].pid == l->ids[i].pid;
+		for (size_t j = 0; j < r->nutrigs && !used; j++)
+			used = r->utrigs[j].pid == l->ids[i].pid;
 		used = used || l->ids[i].unseen;
 		if (used && (err = kw_recording_add_vm(r, &l->ids[i])))
 			goto cleanup;

@@ -1128,6 +1128,115 @@ static void describe_side(struct kw_compare_side *s, const struct kw_recording *
 	s->overhead_share = overhead_of(r, n, &s->overhead_known);
 }
 
+/*
+ * --count / --time: rows for the user-named functions that every run asked for, matched by
+ * name (a run where one was unavailable counts 0: the optional function only a patched kernel
+ * has shows as 0 -> N). The run functions take an index into ufn_names, filled by
+ * ufunc_rows() for one comparison at a time (kw_compare_build() is not reentrant for them).
+ */
+static char ufn_names[2 * KW_MAX_UFUNCS][KW_UFUNC_NAME_LEN];
+
+static const struct kw_ufunc *ufunc_of(const struct kw_recording *r, int k)
+{
+	for (size_t i = 0; i < r->nufuncs; i++)
+		if (!strcmp(r->ufuncs[i].req.name, ufn_names[k]) &&
+		    kw_plan_attached(&r->ufuncs[i].plan))
+			return &r->ufuncs[i];
+	return NULL;
+}
+
+static double f_ucalls(const struct kw_recording *r, int k)
+{
+	const struct kw_ufunc *u = ufunc_of(r, k);
+
+	return u ? (double)u->f.calls : 0;
+}
+
+/* k / 16: the name, k % 16: the trigger */
+static double f_utrig(const struct kw_recording *r, int k)
+{
+	const struct kw_ufunc *u = ufunc_of(r, k / 16);
+	double n = 0;
+
+	for (size_t i = 0; u && i < r->nutrigs; i++)
+		if (&r->ufuncs[r->utrigs[i].probe] == u && r->utrigs[i].trigger == k % 16)
+			n += r->utrigs[i].calls;
+	return n;
+}
+
+static double uq(const struct kw_recording *r, int k, double q)
+{
+	const struct kw_ufunc *u = ufunc_of(r, k);
+
+	return u && u->req.timed ? (q < 0 ? kw_hist_mean(&u->f.dur) : kw_hist_quantile(&u->f.dur, q))
+				 : 0;
+}
+
+static double f_up50(const struct kw_recording *r, int k) { return uq(r, k, 0.5); }
+static double f_up90(const struct kw_recording *r, int k) { return uq(r, k, 0.9); }
+static double f_up99(const struct kw_recording *r, int k) { return uq(r, k, 0.99); }
+static double f_up999(const struct kw_recording *r, int k) { return uq(r, k, 0.999); }
+static double f_umean(const struct kw_recording *r, int k) { return uq(r, k, -1); }
+
+static void ufn_name_add(size_t *n, const struct kw_recording *r, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		for (size_t u = 0; u < r[i].nufuncs; u++) {
+			size_t k = 0;
+
+			while (k < *n && strcmp(ufn_names[k], r[i].ufuncs[u].req.name))
+				k++;
+			if (k == *n && *n < sizeof(ufn_names) / sizeof(*ufn_names))
+				snprintf(ufn_names[(*n)++], sizeof(*ufn_names), "%s",
+					 r[i].ufuncs[u].req.name);
+		}
+}
+
+/* Every run asked for ufn_names[k] (attached or not): a run that did not has no value for it. */
+static bool ufn_asked(const struct kw_recording *r, size_t nr, size_t k)
+{
+	for (size_t i = 0; i < nr; i++) {
+		size_t u = 0;
+
+		while (u < r[i].nufuncs && strcmp(r[i].ufuncs[u].req.name, ufn_names[k]))
+			u++;
+		if (u == r[i].nufuncs)
+			return false;
+	}
+	return true;
+}
+
+static int ufunc_rows(struct builder *b)
+{
+	static const struct {
+		const char *name;
+		run_fn fn;
+	} dur[] = { { "median", f_up50 }, { "p90", f_up90 },   { "p99", f_up99 },
+		    { "p99.9", f_up999 }, { "mean", f_umean } };
+	size_t n = 0;
+	int err = 0;
+
+	ufn_name_add(&n, b->base, b->c->n_base);
+	ufn_name_add(&n, b->new, b->c->n_new);
+	for (size_t k = 0; k < n && !err; k++) {
+		char m[32], g[80];
+
+		if (!ufn_asked(b->base, b->c->n_base, k) || !ufn_asked(b->new, b->c->n_new, k))
+			continue;
+
+		/* "(user)": a user function can be a built-in probe's function too */
+		snprintf(g, sizeof(g), "%.63s (user)", ufn_names[k]);
+		err = add_row(b, g, "calls/run", KW_U_COUNT, f_ucalls, k);
+		for (int t = 0; t < KW_NR_TRIGGERS && !err; t++) {
+			snprintf(m, sizeof(m), "%s/run", kw_trigger_names[t]);
+			err = add_row(b, g, m, KW_U_COUNT, f_utrig, k * 16 + t);
+		}
+		for (size_t i = 0; i < sizeof(dur) / sizeof(*dur) && !err; i++)
+			err = add_row(b, g, dur[i].name, KW_U_NS, dur[i].fn, k);
+	}
+	return err;
+}
+
 int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size_t n_base,
 		     const struct kw_recording *new, size_t n_new, const struct kw_compare_opts *o)
 {
@@ -1151,6 +1260,7 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 	}
 	for (p = 0; p < KW_NR_PROBES && !err; p++)
 		err = probe_rows(&b, p);
+	err = err ?: ufunc_rows(&b);
 	for (i = 0; i < KW_NR_COUNTERS && !err; i++) {
 		/* the unmap, zap and fault counters are rows of their probes already */
 		if ((i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) || i >= KW_C_PF_RET)

@@ -31,9 +31,11 @@ static struct loader *cur_loader; /* for the libbpf print callback */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char buf[1024];
+	va_list aq;
 
 	if (!cur_loader)
 		return 0;
+	va_copy(aq, ap);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	/*
 	 * The retry depends on this line: libbpf's "prog '%s': failed to load: ..." warning in
@@ -41,7 +43,11 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	 * probe unavailable and loads again.
 	 */
 	kw_libbpf_failed_prog(buf, cur_loader->failed_prog, sizeof(cur_loader->failed_prog));
-	return cur_loader->opts.verbose ? fputs(buf, stderr) : 0;
+	/* not buf: a verifier log is one message of many kilobytes */
+	if (cur_loader->opts.verbose)
+		vfprintf(stderr, fmt, aq);
+	va_end(aq);
+	return 0;
 }
 
 /* ---- planning ------------------------------------------------------------------------------- */
@@ -273,6 +279,47 @@ static void plan_probe(struct loader *l, int i, bool *ioctl_tp)
 	set_plan(pl, KW_MECH_UNAVAILABLE, pp->func, "%s", why[0] ? why : "no mechanism allowed");
 }
 
+/*
+ * The plan of user function @s (--count / --time): the rules of the built-in probes, said in
+ * the user's terms. A function must be in /proc/kallsyms (else it does not exist, or the
+ * compiler inlined it into every caller: a `static inline` helper such as the hint patch's
+ * tdp_iter_skip_children() has no symbol of its own), and in available_filter_functions (else
+ * it is notrace, or ftrace cannot patch it: neither fentry nor kprobes can attach). Then
+ * fentry/fexit after a real attach test (it needs the function in BTF: a function inlined at
+ * some call sites and kept at others may lack it), else kprobe/kretprobe.
+ */
+static void plan_ufunc(struct loader *l, unsigned int s)
+{
+	const struct kw_ufunc_req *q = &l->opts.ufuncs[s];
+	const struct ksym *ks = ksyms__find(&l->ksyms, q->name);
+	struct kw_plan *pl = &l->uplan[s];
+	enum kw_attach attach = l->opts.attach;
+	char why[384] = "";
+
+	if (!ks) {
+		set_plan(pl, KW_MECH_UNAVAILABLE, q->name,
+			 "not in this kernel: not in /proc/kallsyms (a misspelt name, a function of a "
+			 "module that is not loaded, or one inlined into every caller)");
+		return;
+	}
+	if (!is_traceable(l, q->name)) {
+		set_plan(pl, KW_MECH_UNAVAILABLE, q->name,
+			 "not traceable: in /proc/kallsyms but not in "
+			 "tracing/available_filter_functions (notrace, or not patchable by ftrace)");
+		return;
+	}
+	if (attach != KW_ATTACH_KPROBE &&
+	    !fentry_test(l, q->name, ks->mod, why, sizeof(why))) {
+		set_plan(pl, KW_MECH_FENTRY, q->name, "%s", "");
+		return;
+	}
+	if (attach != KW_ATTACH_FENTRY) {
+		set_plan(pl, KW_MECH_KPROBE, q->name, "%s", why);
+		return;
+	}
+	set_plan(pl, KW_MECH_UNAVAILABLE, q->name, "%s (--attach fentry)", why);
+}
+
 void loader__plan(struct loader *l)
 {
 	bool ioctl_tp = false;
@@ -280,6 +327,39 @@ void loader__plan(struct loader *l)
 	for (int i = 0; i < KW_NR_PROBES; i++)
 		if (kw_probe_in_arch(i, kw_host_arch()))
 			plan_probe(l, i, &ioctl_tp);
+	for (unsigned int s = 0; s < l->opts.nufuncs; s++)
+		plan_ufunc(l, s);
+}
+
+/*
+ * The programs of user function @s's plan (userfn.bpf.c: fe_ufnN, fx_ufnN, kp_ufnN, kr_ufnN)
+ * into names[enum kw_prog_end], "" for none: only the entry one with --count. False if the
+ * plan has none.
+ */
+static bool ufunc_progs(const struct loader *l, unsigned int s, char names[KW_NR_ENDS][16])
+{
+	enum kw_mech m = l->uplan[s].mech;
+	bool fe = m == KW_MECH_FENTRY;
+
+	if (!fe && m != KW_MECH_KPROBE)
+		return false;
+	snprintf(names[KW_ENTRY], 16, "%s_ufn%u", fe ? "fe" : "kp", s);
+	snprintf(names[KW_EXIT], 16, "%s_ufn%u", fe ? "fx" : "kr", s);
+	if (!l->opts.ufuncs[s].timed)
+		names[KW_EXIT][0] = 0;
+	return true;
+}
+
+/* The user function a program of userfn.bpf.c belongs to ("fe_ufn3": 3), or -1. */
+static int ufunc_of_prog(const char *prog)
+{
+	unsigned int s;
+	char end;
+
+	if (strlen(prog) < 7 || strncmp(prog + 2, "_ufn", 4) ||
+	    sscanf(prog + 6, "%u%c", &s, &end) != 1 || s >= KW_MAX_UFUNCS)
+		return -1;
+	return s;
 }
 
 /* ---- loading -------------------------------------------------------------------------------- */
@@ -316,6 +396,22 @@ static void set_autoload(struct loader *l)
 	}
 	if (l->opts.nvms)
 		bpf_program__set_autoload(l->skel->progs.rt_exec, true);
+	for (unsigned int s = 0; s < l->opts.nufuncs; s++) {
+		char names[KW_NR_ENDS][16];
+
+		if (!ufunc_progs(l, s, names))
+			continue;
+		for (int k = 0; k < KW_NR_ENDS; k++) {
+			if (!names[k][0])
+				continue;
+			prog = bpf_object__find_program_by_name(l->skel->obj, names[k]);
+			if (!prog)
+				continue;
+			bpf_program__set_autoload(prog, true);
+			if (l->uplan[s].mech == KW_MECH_FENTRY)
+				bpf_program__set_attach_target(prog, 0, l->opts.ufuncs[s].name);
+		}
+	}
 }
 
 /*
@@ -355,6 +451,9 @@ int loader__load(struct loader *l)
 	}
 	l->skel->rodata->kw_filter_pids = l->opts.npids > 0 || l->opts.nvms > 0;
 	l->skel->rodata->kw_filter_vms = l->opts.nvms > 0;
+	for (unsigned int s = 0; s < l->opts.nufuncs; s++)
+		if (l->opts.ufuncs[s].timed)
+			l->skel->rodata->kw_ufunc_timed |= 1U << s;
 	/* on every load: each opens the object afresh (said the first time) */
 	test_map_size(l->skel->maps.kw_triggers, "KVMWALK_TEST_MAX_TRIGS", l->loads == 0);
 	test_map_size(l->skel->maps.kw_walk_cbs, "KVMWALK_TEST_MAX_CBS", l->loads == 0);
@@ -375,6 +474,11 @@ int loader__load(struct loader *l)
 		p = kw_probe_of_prog(l->failed_prog);
 		if (p >= 0)
 			set_plan(&l->plan[p], KW_MECH_UNAVAILABLE, kw_probes[p].func,
+				 "verifier refused %s: %s (run with -v)", l->failed_prog,
+				 strerror(-err));
+		p = ufunc_of_prog(l->failed_prog);
+		if (p >= 0)
+			set_plan(&l->uplan[p], KW_MECH_UNAVAILABLE, l->opts.ufuncs[p].name,
 				 "verifier refused %s: %s (run with -v)", l->failed_prog,
 				 strerror(-err));
 		return -EAGAIN;
@@ -450,6 +554,60 @@ static int attach_probe(struct loader *l, int i)
 	return err;
 }
 
+static void detach_ufunc(struct loader *l, unsigned int s)
+{
+	for (int k = 0; k < KW_NR_ENDS; k++) {
+		bpf_link__destroy(l->ulinks[s][k]);
+		l->ulinks[s][k] = NULL;
+	}
+}
+
+/*
+ * Attaches user function @s, the exit program first (as attach_probe()). A refused fentry
+ * attach moves it to kprobes under --attach auto (true: load again); any other refusal makes
+ * it unavailable, with the reason.
+ */
+static bool attach_ufunc(struct loader *l, unsigned int s)
+{
+	struct kw_plan *pl = &l->uplan[s];
+	const char *func = l->opts.ufuncs[s].name;
+	char names[KW_NR_ENDS][16];
+	int err = 0;
+
+	if (!ufunc_progs(l, s, names))
+		return false;
+	for (int k = KW_EXIT; k >= KW_ENTRY && !err; k--) {
+		struct bpf_program *prog;
+		struct bpf_link *link;
+
+		if (!names[k][0] ||
+		    !(prog = bpf_object__find_program_by_name(l->skel->obj, names[k])))
+			continue;
+		link = pl->mech == KW_MECH_KPROBE ? bpf_program__attach_kprobe(prog, k == KW_EXIT, func)
+						  : bpf_program__attach(prog);
+		if (!link) {
+			err = -errno;
+			break;
+		}
+		l->ulinks[s][k] = link;
+	}
+	if (!err)
+		return false;
+	detach_ufunc(l, s);
+	if (pl->mech == KW_MECH_FENTRY && l->opts.attach == KW_ATTACH_AUTO) {
+		set_plan(pl, KW_MECH_KPROBE, func, "fentry attach refused: %s", strerror(-err));
+		return true;
+	}
+	{
+		char why[384];
+
+		snprintf(why, sizeof(why), "%s", pl->reason);
+		set_plan(pl, KW_MECH_UNAVAILABLE, func, "%s%s%s attach refused: %s", why,
+			 why[0] ? "; " : "", kw_mech_name(pl->mech), strerror(-err));
+	}
+	return false;
+}
+
 /*
  * An fentry link can exist without its trampoline being on the function: on Debian's x86 6.12
  * kernel, fentry on kvm_vm_ioctl (kvm.ko) attaches without an error, but the function is not in
@@ -493,6 +651,25 @@ static bool check_fentry_sites(struct loader *l)
 				 "tracing/enabled_functions)", func);
 		}
 	}
+	/* the user functions, by the same rule */
+	for (unsigned int s = 0; s < l->opts.nufuncs && listed; s++) {
+		struct kw_plan *pl = &l->uplan[s];
+		const char *func = l->opts.ufuncs[s].name;
+
+		if (pl->mech != KW_MECH_FENTRY || listed_func(text, func))
+			continue;
+		detach_ufunc(l, s);
+		if (l->opts.attach == KW_ATTACH_AUTO) {
+			set_plan(pl, KW_MECH_KPROBE, func,
+				 "fentry attached but its trampoline is not on %s (not in "
+				 "tracing/enabled_functions)", func);
+			replan = true;
+		} else {
+			set_plan(pl, KW_MECH_UNAVAILABLE, func,
+				 "fentry attached but its trampoline is not on %s (not in "
+				 "tracing/enabled_functions)", func);
+		}
+	}
 	free(text);
 	return replan;
 }
@@ -520,6 +697,8 @@ int loader__attach(struct loader *l)
 				 pp->tp_cat, pp->tp_name, l->tracefs.why);
 		}
 	}
+	for (unsigned int s = 0; s < l->opts.nufuncs; s++)
+		replan |= attach_ufunc(l, s);
 	replan |= check_fentry_sites(l);
 	if (l->plan[KW_P_VM_IOCTL].mech == KW_MECH_TRACEPOINT &&
 	    l->plan[KW_P_VCPU_IOCTL].mech != KW_MECH_OFF) {
@@ -535,6 +714,8 @@ static void unload(struct loader *l)
 {
 	for (int i = 0; i < KW_NR_PROBES; i++)
 		detach_probe(l, i);
+	for (unsigned int s = 0; s < KW_MAX_UFUNCS; s++)
+		detach_ufunc(l, s);
 	events_stop(l);
 	kvmwalk_bpf__destroy(l->skel);
 	l->skel = NULL;
@@ -626,6 +807,26 @@ fail:
 	return NULL;
 }
 
+/*
+ * A user function asked for without -optional that is unavailable: said with its reason, and
+ * KW_EXIT_USAGE (the name given is what is wrong, as with a --pid that does not exist).
+ */
+static bool ufuncs_required(const struct loader *l, int *exit_code)
+{
+	for (unsigned int s = 0; s < l->opts.nufuncs; s++) {
+		const struct kw_ufunc_req *q = &l->opts.ufuncs[s];
+
+		if (q->optional || l->uplan[s].mech != KW_MECH_UNAVAILABLE)
+			continue;
+		fprintf(stderr, "kvmwalk: %s %s: %s (%s-optional records it as unavailable)\n",
+			kw_ufunc_option(q), q->name, l->uplan[s].reason,
+			q->timed ? "--time" : "--count");
+		*exit_code = KW_EXIT_USAGE;
+		return true;
+	}
+	return false;
+}
+
 struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 {
 	struct loader *l = loader__new(opts, exit_code);
@@ -635,6 +836,9 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 		return NULL;
 	*exit_code = KW_EXIT_ERROR;
 	loader__plan(l);
+	/* --count / --time: a function that cannot be traced is a usage error, before anything runs */
+	if (ufuncs_required(l, exit_code))
+		goto fail;
 	/*
 	 * A program the verifier refuses makes its probe unavailable; a kprobe the kernel refuses
 	 * at attach time (no kprobes at all, a blacklisted function) moves its probe to its
@@ -652,6 +856,8 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 	if (err)
 		goto fail;
 
+	if (ufuncs_required(l, exit_code))
+		goto fail;
 	/* --probe: every named probe must be attached. */
 	for (int i = 0; opts->probes_required && i < KW_NR_PROBES; i++) {
 		if (!kw_probe_in_arch(i, kw_host_arch()) || !wanted(opts, i) ||

@@ -41,6 +41,12 @@ struct loader_opts {
 	/* --vm: only the processes with these VM names (identity.h), with those of --pid */
 	char vms[KW_MAX_VMS][64];
 	unsigned int nvms;
+	/*
+	 * record --count / --time: user-named functions (userfn.h), planned like the probes. One
+	 * that is not optional and cannot be attached fails loader__open() with KW_EXIT_USAGE.
+	 */
+	struct kw_ufunc_req ufuncs[KW_MAX_UFUNCS];
+	unsigned int nufuncs;
 };
 
 

@@ -20,6 +20,9 @@ struct loader {
 	struct ksyms ksyms;
 	struct kw_plan plan[KW_NR_PROBES];
 	struct bpf_link *links[KW_NR_PROBES][KW_NR_ENDS];
+	/* --count / --time: the plan and links of each user-named function (userfn.bpf.c) */
+	struct kw_plan uplan[KW_MAX_UFUNCS];
+	struct bpf_link *ulinks[KW_MAX_UFUNCS][KW_NR_ENDS];
 	struct kw_tracefs tracefs;
 	char *traceable;	 /* available_filter_functions, NULL if unreadable */
 	char kvm_mode[16];	 /* arm64: vhe, nvhe, protected; "" unknown (and on x86) */

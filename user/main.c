@@ -71,6 +71,10 @@ enum {
 	OPT_JSON = 1000,
 	OPT_INTERVAL,
 	OPT_ONCE,
+	OPT_COUNT,
+	OPT_TIME,
+	OPT_COUNT_OPT,
+	OPT_TIME_OPT,
 };
 
 struct common {
@@ -145,6 +149,18 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case OPT_ONCE:
 		c->once = true;
 		break;
+	case OPT_COUNT:
+	case OPT_TIME:
+	case OPT_COUNT_OPT:
+	case OPT_TIME_OPT: {
+		char err[160];
+
+		if (kw_ufunc_parse(arg, key == OPT_TIME || key == OPT_TIME_OPT,
+				   key == OPT_COUNT_OPT || key == OPT_TIME_OPT, c->lo.ufuncs,
+				   &c->lo.nufuncs, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	}
 	case ARGP_KEY_ARG:
 		/* record: everything from the first non-option (after --) is the command */
 		c->cmd = &state->argv[state->next - 1];
@@ -214,6 +230,22 @@ static const struct argp_option record_options[] = {
 	  .doc = "also keep a snapshot every SECS seconds of everything the recording counts "
 		 "(per probe calls and time, counters, visits, dirty-log ioctls), as differences "
 		 "that sum to the totals: kvmwalk report --timeline shows them" },
+	{ .doc = "Any kernel function (at most 8 with --count and --time together):", .group = 1 },
+	{ .name = "count", .key = OPT_COUNT, .arg = "FUNC[,FUNC...]", .group = 1,
+	  .doc = "also count the calls of these kernel functions, per trigger (ioctl, "
+		 "mmu_notifier, vcpu_fault, vm_teardown, other) and per process: fentry, else "
+		 "kprobe, as the built-in probes. A name not in /proc/kallsyms (misspelt, or "
+		 "inlined: a static inline helper has no symbol), not in available_filter_functions "
+		 "(notrace) or that no mechanism attaches is a usage error (exit 2), said with the "
+		 "reason before CMD starts" },
+	{ .name = "time", .key = OPT_TIME, .arg = "FUNC[,FUNC...]", .group = 1,
+	  .doc = "as --count, and time each call (a duration histogram: report's p50 ... p99.9, "
+		 "compare's rows); a recursive call loses the outer call's time (counted missed)" },
+	{ .name = "count-optional", .key = OPT_COUNT_OPT, .arg = "FUNC[,FUNC...]", .group = 1,
+	  .doc = "as --count, but a function that cannot be attached is recorded as "
+		 "\"unavailable: REASON\" instead of failing (a function only a patched kernel has)" },
+	{ .name = "time-optional", .key = OPT_TIME_OPT, .arg = "FUNC[,FUNC...]", .group = 1,
+	  .doc = "as --time, optional as --count-optional" },
 	{},
 };
 
@@ -230,10 +262,20 @@ static const struct argp record_argp = {
 	       "  kvmwalk record -d 10 -o idle.json\n"
 	       "  kvmwalk record -o split.json -- kvmwalk-load --scenario split\n"
 	       "  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o mig.json\n"
-	       "  kvmwalk record --pid 4242,4243 -d 60 -o two-vms.json\n\n"
+	       "  kvmwalk record --pid 4242,4243 -d 60 -o two-vms.json\n"
+	       "  kvmwalk record --count tdp_iter_skip_children \\\n"
+	       "      -- kvmwalk-load --scenario invalidate\n"
+	       "  kvmwalk record --time tdp_mmu_zap_leafs --count-optional tdp_iter_next \\\n"
+	       "      -o zaps.json -- kvmwalk-load --scenario invalidate --refault=no\n\n"
+	       "--count checks a patch's mechanism the way its author would with kprobe hit "
+	       "counts: report shows the calls per trigger and process, compare a row per "
+	       "function. A function the compiler inlined has no symbol and cannot be counted "
+	       "(the bundled hint patch's tdp_iter_skip_children() is static inline: count "
+	       "tdp_iter_next, whose calls it removes, or mark the helper noinline).\n\n"
 	       "Exit status: the command's, else 0; 1 error (the recording could not be written, "
 	       "...); 2 usage (a bad option value, a --pid that does not exist, an -o directory "
-	       "that is missing or not writable); " KW_EXIT_STATUS_PROBES,
+	       "that is missing or not writable, a --count / --time function that cannot be "
+	       "traced); " KW_EXIT_STATUS_PROBES,
 };
 
 static int cmd_record(int argc, char **argv)

@@ -183,6 +183,7 @@ void kw_recording_free(struct kw_recording *r)
 	free(r->meta.params);
 	free(r->cbs);
 	free(r->trigs);
+	free(r->utrigs);
 	free(r->intervals);
 	free(r->vms);
 	r->vms = NULL;
@@ -190,6 +191,8 @@ void kw_recording_free(struct kw_recording *r)
 	r->meta.params = NULL;
 	r->cbs = NULL;
 	r->trigs = NULL;
+	r->utrigs = NULL;
+	r->nutrigs = r->nufuncs = 0;
 	r->intervals = NULL;
 	r->meta.nparams = r->ncbs = r->ntrigs = r->nintervals = 0;
 }
@@ -214,6 +217,11 @@ int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb)
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr)
 {
 	return grow((void **)&r->trigs, &r->ntrigs, sizeof(*tr), tr);
+}
+
+int kw_recording_add_utrig(struct kw_recording *r, const struct kw_trig *tr)
+{
+	return grow((void **)&r->utrigs, &r->nutrigs, sizeof(*tr), tr);
 }
 
 int kw_recording_add_vm(struct kw_recording *r, const struct kw_vm *vm)
@@ -273,6 +281,8 @@ void kw_recording_sort(struct kw_recording *r)
 {
 	if (r->ntrigs)
 		qsort(r->trigs, r->ntrigs, sizeof(*r->trigs), trig_cmp);
+	if (r->nutrigs)
+		qsort(r->utrigs, r->nutrigs, sizeof(*r->utrigs), trig_cmp);
 	if (r->ncbs)
 		qsort(r->cbs, r->ncbs, sizeof(*r->cbs), cb_cmp);
 }
@@ -556,6 +566,9 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "triggers", a);
+	/* --count / --time (userfn.c); absent without them, so older recordings stay as they were */
+	if (r->nufuncs)
+		json_object_set_new(root, "user_functions", kw_ufuncs_json(r));
 
 	json_object_set_new(root, "vms", kw_vms_json(r));
 
@@ -867,6 +880,9 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 			goto nomem;
 	}
 
+	if (kw_ufuncs_from_json(r, json_object_get(root, "user_functions")))
+		goto nomem;
+
 	json_array_foreach(json_object_get(root, "vms"), i, o)
 	{
 		struct kw_vm v = { .pid = get_u64(o, "pid") };
@@ -961,4 +977,15 @@ int kw_recording_load(struct kw_recording *r, const char *path, char *err, size_
 	ret = kw_recording_parse(r, text, err, errlen);
 	free(text);
 	return ret;
+}
+
+/* The histogram form of the recording, for the other writers of it (userfn.c). */
+json_t *kw_hist_to_json(const struct kw_hist *h)
+{
+	return hist_json(h);
+}
+
+void kw_hist_from_json(json_t *o, struct kw_hist *h)
+{
+	hist_from(o, h);
 }

@@ -12,6 +12,7 @@
 
 #include "hist.h"
 #include "probes.h"
+#include "userfn.h"
 #include "../bpf/kvmwalk.h"
 
 #define KW_SCHEMA "kvmwalk-recording/1"
@@ -85,6 +86,18 @@ struct kw_trig {
  * recording read on x86 keeps KVM_ARM_VCPU_INIT), else this build's table.
  */
 const char *kw_trig_ioctl(const struct kw_trig *t);
+
+/*
+ * A user-named function (--count / --time, userfn.h) in a recording: what was asked, how it was
+ * attached (mech KW_MECH_UNAVAILABLE with the reason for an optional one that could not be),
+ * and its statistics (dur only with --time). Its trigger rows are kw_recording.utrigs, whose
+ * probe field is the index into kw_recording.ufuncs.
+ */
+struct kw_ufunc {
+	struct kw_ufunc_req req;
+	struct kw_plan plan;
+	struct kw_func f;
+};
 
 struct kw_param {
 	char name[96]; /* module/parameter */
@@ -181,6 +194,10 @@ struct kw_recording {
 	struct kw_trig *trigs;
 	struct kw_interval *intervals;
 	struct kw_vm *vms; /* the processes of the trigger rows, by pid */
+	/* --count / --time: the user-named functions, and their trigger rows (probe = slot) */
+	struct kw_ufunc ufuncs[KW_MAX_UFUNCS];
+	size_t nufuncs, nutrigs;
+	struct kw_trig *utrigs;
 };
 
 /* Total of the timed probes that are the outermost measured work (walks at depth 0, x86 ops). */
@@ -191,6 +208,8 @@ void kw_recording_free(struct kw_recording *r);
 void kw_func_add_percpu(struct kw_func *f, const struct kw_probe_stats *s, int n);
 int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);
+/* A trigger row of user function tr->probe (an index into r->ufuncs). */
+int kw_recording_add_utrig(struct kw_recording *r, const struct kw_trig *tr);
 int kw_recording_add_vm(struct kw_recording *r, const struct kw_vm *vm);
 /* The identity of pid in r, NULL if the recording has none. */
 const struct kw_vm *kw_recording_vm(const struct kw_recording *r, __u32 pid);
@@ -206,6 +225,10 @@ void kw_meta_set_command(struct kw_meta *m, int argc, char **argv);
  * Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output.
  */
 void kw_recording_sort(struct kw_recording *r);
+
+/* A histogram as the recording holds it ({count, sum, min, max, buckets}), and back. */
+struct json_t *kw_hist_to_json(const struct kw_hist *h);
+void kw_hist_from_json(struct json_t *o, struct kw_hist *h);
 
 /* JSON out and in. Return 0 or -errno; read fails with -EPROTO on another schema. */
 int kw_recording_write(const struct kw_recording *r, FILE *f);

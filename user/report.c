@@ -651,6 +651,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	print_visits(f, r);
 	print_flushes(f, r);
 	print_trigs(f, r);
+	kw_ufuncs_print(f, r);
 	print_vms(f, r);
 	print_overhead(f, r);
 	print_hists(f, r);
@@ -770,6 +771,8 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 						   (json_int_t)t->calls, "ns", (json_int_t)t->ns));
 	}
 	json_object_set_new(root, "triggers", a);
+	if (r->nufuncs)
+		json_object_set_new(root, "user_functions", kw_ufuncs_report_json(r));
 	json_object_set_new(root, "vms", kw_vms_json(r));
 	json_object_set_new(
 		root, "overhead",
