@@ -144,8 +144,22 @@ struct kw_task {
 	__u64 zap_4k;	   /* 4 KiB entries visited by the tdp_mmu_zap_leafs in flight */
 	__u32 zap_zapped;  /* present leaves it zapped */
 	__u32 zap_pad;
+	/*
+	 * Visits of the per-entry callbacks (stage2_split_walker, stage2_unmap_walker) made inside a
+	 * kvm_pgtable_walk the task is in, not yet added to kw_visits, kw_stats and kw_triggers:
+	 * a visit only increments vis[] here, kw_visits_fold() adds them up at the walk's exit.
+	 * vis_mask has a bit per vis[] slot that is not 0, so nothing is pending when it is 0.
+	 */
+	__u32 vis[KW_NR_VISITS];
+	__u32 vis_mask;
+	__u32 vis_split_errors; /* split-walker visits that returned an error */
+	/* the same for tdp_iter_next inside tdp_mmu_zap_leafs (tdp.bpf.c), added by kw_iter_fold() */
+	__u32 iter_calls;
+	__u32 iter_4k;
+	__u32 iter_yields;
 };
 _Static_assert(KW_NR_PROBES <= 32, "kw_task.busy holds a bit per probe");
+_Static_assert(KW_NR_VISITS <= 32, "kw_task.vis_mask holds a bit per visit slot");
 
 /*
  * BPF_MAP_TYPE_TASK_STORAGE: bpf_task_storage_get() and bpf_get_current_task_btf() are allowed
@@ -199,6 +213,17 @@ static __always_inline bool kw_skip(__u64 pid_tgid)
 }
 
 /*
+ * kw_skip() of the current task, for the per-entry probes: without --pid / --vm not even the
+ * pid is read (the verifier drops the rest as dead code, but not a helper call made before it).
+ */
+static __always_inline bool kw_skip_cur(void)
+{
+	if (!kw_filter_pids)
+		return false;
+	return kw_skip(bpf_get_current_pid_tgid());
+}
+
+/*
  * The current task's state, created if @create. NULL when it does not exist yet, or could not be
  * created: -ENOMEM, or on 6.1 another program on this CPU holding the task-storage lock
  * (bpf_task_storage_trylock()); a failed creation is counted in KW_C_TASK_FULL.
@@ -212,18 +237,6 @@ static __always_inline struct kw_task *kw_task_get(bool create)
 	if (!t && create)
 		kw_count(KW_C_TASK_FULL, 1);
 	return t;
-}
-
-/*
- * When nothing is in flight any more, forget the last op: it tells a flush issued right after a
- * stage-2 op inside the same outer call (kvm_mmu_wp_memory_region flushes after its write-protect
- * walk returned) what it belongs to; a flush in a later call must not inherit it.
- */
-static __always_inline void kw_task_put(struct kw_task *t)
-{
-	if (t->last_op && !t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth &&
-	    !t->fault_depth && !t->teardown_depth)
-		t->last_op = 0;
 }
 
 static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
@@ -269,7 +282,8 @@ static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, c
 	return bpf_map_lookup_elem(map, key);
 }
 
-static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id, __u64 ns)
+static __always_inline void kw_trig_add_n(__u32 probe, struct kw_task *t, __u64 id, __u64 calls,
+					 __u64 ns)
 {
 	struct kw_trig_key k = { .probe = probe, .pid = id >> 32 };
 	struct kw_trig_val *v, zero = {};
@@ -282,8 +296,100 @@ static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id
 		kw_event(k.pid, KW_EV_NEW_ROW);
 	if (!v)
 		return;
-	v->calls++;
+	v->calls += calls;
 	v->ns += ns;
+}
+
+static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id, __u64 ns)
+{
+	kw_trig_add_n(probe, t, id, 1, ns);
+}
+
+/*
+ * Adds the visits pending in @t (struct kw_task.vis[]) to kw_visits, the walkers' kw_stats slots
+ * and the split walker's trigger row, once per walk instead of once per visit (issue 18: the
+ * per-visit map updates made the visit probe 3.1x an empty fexit). Called at every
+ * kvm_pgtable_walk exit and entry and from kw_task_put(), so visits whose walk exit was missed
+ * (a kretprobe that ran out of instances, a walk nested deeper than KW_MAX_DEPTH) are added at
+ * the task's next walk or probed exit; the trigger is the one in force then, which is the
+ * visits' own as long as the task is still inside the same ioctl, notifier or fault.
+ */
+static __always_inline void kw_visits_fold(struct kw_task *t)
+{
+	__u32 mask = t->vis_mask, per_walker = KW_NR_LEVELS * KW_NR_OUTCOMES;
+	__u64 n[KW_NR_WALKERS] = {};
+	struct kw_probe_stats *s;
+
+	if (!mask)
+		return;
+	t->vis_mask = 0;
+	for (__u32 i = 0; i < KW_NR_VISITS; i++) {
+		__u32 c, idx = i;
+		__u64 *v;
+
+		if (!(mask & (1U << i)))
+			continue;
+		c = t->vis[i];
+		t->vis[i] = 0;
+		v = bpf_map_lookup_elem(&kw_visits, &idx);
+		if (v)
+			*v += c;
+		if (i < per_walker)
+			n[KW_W_SPLIT] += c;
+		else
+			n[KW_W_UNMAP] += c;
+	}
+	_Static_assert(KW_NR_WALKERS == 2, "kw_visits_fold() knows two walkers");
+	if (n[KW_W_SPLIT]) {
+		s = kw_stats_of(KW_P_SPLIT_WALKER);
+		if (s) {
+			s->calls += n[KW_W_SPLIT];
+			s->errors += t->vis_split_errors;
+		}
+		t->vis_split_errors = 0;
+		/* which ioctl (or notifier) the visits belong to */
+		kw_trig_add_n(KW_P_SPLIT_WALKER, t, bpf_get_current_pid_tgid(), n[KW_W_SPLIT], 0);
+	}
+	if (n[KW_W_UNMAP]) {
+		s = kw_stats_of(KW_P_UNMAP_WALKER);
+		if (s)
+			s->calls += n[KW_W_UNMAP];
+	}
+}
+
+/*
+ * Adds the tdp_iter_next steps pending in @t to their counters: once per tdp_mmu_zap_leafs exit
+ * (and entry, and kw_task_put(), for a missed exit) instead of once per step.
+ */
+static __always_inline void kw_iter_fold(struct kw_task *t)
+{
+	struct kw_probe_stats *s;
+
+	if (!t->iter_calls)
+		return;
+	s = kw_stats_of(KW_P_TDP_ITER_NEXT);
+	if (s)
+		s->calls += t->iter_calls;
+	if (t->iter_4k)
+		kw_count(KW_C_ZAP_VISITS_4K, t->iter_4k);
+	if (t->iter_yields)
+		kw_count(KW_C_ZAP_YIELDS, t->iter_yields);
+	t->iter_calls = t->iter_4k = t->iter_yields = 0;
+}
+
+/*
+ * When nothing is in flight any more, forget the last op: it tells a flush issued right after a
+ * stage-2 op inside the same outer call (kvm_mmu_wp_memory_region flushes after its write-protect
+ * walk returned) what it belongs to; a flush in a later call must not inherit it. Visits still
+ * pending are added first (kw_visits_fold()).
+ */
+static __always_inline void kw_task_put(struct kw_task *t)
+{
+	kw_visits_fold(t);
+	kw_iter_fold(t);
+	if (t->last_op && !t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth &&
+	    !t->fault_depth && !t->teardown_depth)
+		t->last_op = 0;
 }
 
 /*
