@@ -157,6 +157,15 @@ struct kw_task {
 	__u32 iter_calls;
 	__u32 iter_4k;
 	__u32 iter_yields;
+	/*
+	 * Trigger rows (kw_triggers) of calls that returned while the task was in an ioctl,
+	 * notifier, fault or teardown, per probe, not yet added: a timed call adds here, and
+	 * kw_trig_fold() adds them to the hash before the task's context changes (and so under the
+	 * key they were made under), one hash lookup per probe and context instead of per call.
+	 */
+	__u32 trig_mask; /* bit per probe with trig_calls[] pending */
+	__u32 trig_calls[KW_NR_PROBES];
+	__u64 trig_ns[KW_NR_PROBES];
 };
 _Static_assert(KW_NR_PROBES <= 32, "kw_task.busy holds a bit per probe");
 _Static_assert(KW_NR_VISITS <= 32, "kw_task.vis_mask holds a bit per visit slot");
@@ -260,12 +269,13 @@ static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
 
 /*
  * The value of @key in the hash @map, inserted as @init if missing (bcc libbpf-tools'
- * bpf_map_lookup_or_try_init()). NULL when the map is full; counted in counter @full. A failed
+ * bpf_map_lookup_or_try_init()). NULL when the map is full; counted in counter @full, by @lost
+ * (the calls the caller meant to add: a folded row holds many). A failed
  * BPF_NOEXIST insert is not enough to say so: another CPU may have inserted the key meanwhile.
  * *@inserted (if not NULL) says whether this call inserted it.
  */
 static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, const void *init,
-						   __u32 full, bool *inserted)
+						   __u32 full, __u64 lost, bool *inserted)
 {
 	void *v = bpf_map_lookup_elem(map, key);
 
@@ -274,7 +284,7 @@ static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, c
 	if (bpf_map_update_elem(map, key, init, BPF_NOEXIST)) {
 		v = bpf_map_lookup_elem(map, key);
 		if (!v)
-			kw_count(full, 1);
+			kw_count(full, lost);
 		return v;
 	}
 	if (inserted)
@@ -290,7 +300,7 @@ static __always_inline void kw_trig_add_n(__u32 probe, struct kw_task *t, __u64 
 	bool inserted = false;
 
 	k.trigger = kw_trigger_of(t, &k.cmd);
-	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL, &inserted);
+	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL, calls, &inserted);
 	/* a new row: its process may be new too (user space reads each pid once) */
 	if (inserted)
 		kw_event(k.pid, KW_EV_NEW_ROW);
@@ -303,6 +313,52 @@ static __always_inline void kw_trig_add_n(__u32 probe, struct kw_task *t, __u64 
 static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id, __u64 ns)
 {
 	kw_trig_add_n(probe, t, id, 1, ns);
+}
+
+/*
+ * @calls calls of @probe, @ns in all, for the trigger row of the task's context: kept in @t while
+ * the task is inside an ioctl, notifier, fault or teardown (kw_trig_fold() adds them when that
+ * changes), added at once otherwise (a kernel thread may never change its context).
+ */
+static __always_inline void kw_trig_defer(__u32 probe, struct kw_task *t, __u64 id, __u64 calls,
+					  __u64 ns)
+{
+	__u32 p = probe;
+
+	if (!t || !(t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth)) {
+		kw_trig_add_n(probe, t, id, calls, ns);
+		return;
+	}
+	barrier_var(p);
+	if (p >= KW_NR_PROBES)
+		return;
+	t->trig_calls[p] += calls;
+	t->trig_ns[p] += ns;
+	t->trig_mask |= 1U << p;
+}
+
+/*
+ * Adds the trigger rows pending in @t. Must run before anything that kw_trigger_of() reads
+ * changes (trigger.bpf.c: every ioctl and context entry and exit), so that the rows go under the
+ * key they were made under. A context exit that was missed (a kretprobe out of instances) leaves
+ * them pending until the task's next context entry or exit.
+ */
+static __always_inline void kw_trig_fold(struct kw_task *t)
+{
+	__u32 mask = t->trig_mask;
+	__u64 id;
+
+	if (!mask)
+		return;
+	t->trig_mask = 0;
+	id = bpf_get_current_pid_tgid();
+	for (__u32 p = 0; p < KW_NR_PROBES; p++) {
+		if (!(mask & (1U << p)))
+			continue;
+		kw_trig_add_n(p, t, id, t->trig_calls[p], t->trig_ns[p]);
+		t->trig_calls[p] = 0;
+		t->trig_ns[p] = 0;
+	}
 }
 
 /*
@@ -348,7 +404,7 @@ static __always_inline void kw_visits_fold(struct kw_task *t)
 		}
 		t->vis_split_errors = 0;
 		/* which ioctl (or notifier) the visits belong to */
-		kw_trig_add_n(KW_P_SPLIT_WALKER, t, bpf_get_current_pid_tgid(), n[KW_W_SPLIT], 0);
+		kw_trig_defer(KW_P_SPLIT_WALKER, t, bpf_get_current_pid_tgid(), n[KW_W_SPLIT], 0);
 	}
 	if (n[KW_W_UNMAP]) {
 		s = kw_stats_of(KW_P_UNMAP_WALKER);
@@ -445,7 +501,7 @@ static __always_inline __u64 kw_exit(__u32 probe, long ret, struct kw_task **tp)
 	ns = bpf_ktime_get_ns() - t->start[probe];
 	t->busy &= ~(1U << probe);
 	kw_hist_add(&s->dur, ns);
-	kw_trig_add(probe, t, id, ns);
+	kw_trig_defer(probe, t, id, 1, ns);
 	*tp = t;
 	return ns ?: 1;
 }

@@ -93,12 +93,12 @@ static __always_inline void walk_exit(long ret)
 	d &= KW_MAX_DEPTH - 1;
 	ns = bpf_ktime_get_ns() - t->walk_start[d];
 	kw_hist_add(&s->dur, ns);
-	kw_trig_add(KW_P_PGT_WALK, t, id, ns);
+	kw_trig_defer(KW_P_PGT_WALK, t, id, 1, ns);
 
 	k.cb = t->walk_cb[d];
 	k.flags = t->walk_flags[d];
 	k.depth = d;
-	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL, NULL);
+	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL, 1, NULL);
 	if (v) {
 		v->calls++;
 		v->ns += ns;
@@ -290,7 +290,7 @@ static __always_inline void split_visit(struct kw_task *t, int level, __u64 old,
 		if (ret < 0)
 			s->errors++;
 	}
-	kw_trig_add(KW_P_SPLIT_WALKER, t, bpf_get_current_pid_tgid(), 0);
+	kw_trig_defer(KW_P_SPLIT_WALKER, t, bpf_get_current_pid_tgid(), 1, 0);
 }
 
 SEC("fexit/stage2_split_walker")
