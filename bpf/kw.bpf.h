@@ -166,6 +166,13 @@ struct kw_task {
 	__u32 trig_mask; /* bit per probe with trig_calls[] pending */
 	__u32 trig_calls[KW_NR_PROBES];
 	__u64 trig_ns[KW_NR_PROBES];
+	/*
+	 * The walk-callback row (kw_walk_cbs) of the task's last outermost walks inside a context,
+	 * while they have the same key: added to the hash when a walk with another key returns and
+	 * by kw_trig_fold() (a VM's teardown runs millions of walks of one callback).
+	 */
+	struct kw_cb_key cb_key;
+	struct kw_cb_val cb_val; /* cb_val.calls == 0: nothing pending */
 };
 _Static_assert(KW_NR_PROBES <= 32, "kw_task.busy holds a bit per probe");
 _Static_assert(KW_NR_VISITS <= 32, "kw_task.vis_mask holds a bit per visit slot");
@@ -337,6 +344,25 @@ static __always_inline void kw_trig_defer(__u32 probe, struct kw_task *t, __u64 
 	t->trig_mask |= 1U << p;
 }
 
+/* Adds the walk-callback row pending in @t (struct kw_task.cb_key) to kw_walk_cbs. */
+static __always_inline void kw_cb_fold(struct kw_task *t)
+{
+	struct kw_cb_val *v, zero = {};
+
+	if (!t->cb_val.calls)
+		return;
+	v = kw_map_lookup_or_init(&kw_walk_cbs, &t->cb_key, &zero, KW_C_CB_FULL, t->cb_val.calls,
+				  NULL);
+	if (v) {
+		v->calls += t->cb_val.calls;
+		v->ns += t->cb_val.ns;
+		v->bytes += t->cb_val.bytes;
+	}
+	t->cb_val.calls = 0;
+	t->cb_val.ns = 0;
+	t->cb_val.bytes = 0;
+}
+
 /*
  * Adds the trigger rows pending in @t. Must run before anything that kw_trigger_of() reads
  * changes (trigger.bpf.c: every ioctl and context entry and exit), so that the rows go under the
@@ -348,6 +374,7 @@ static __always_inline void kw_trig_fold(struct kw_task *t)
 	__u32 mask = t->trig_mask;
 	__u64 id;
 
+	kw_cb_fold(t);
 	if (!mask)
 		return;
 	t->trig_mask = 0;

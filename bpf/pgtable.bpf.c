@@ -98,6 +98,22 @@ static __always_inline void walk_exit(long ret)
 	k.cb = t->walk_cb[d];
 	k.flags = t->walk_flags[d];
 	k.depth = d;
+	/*
+	 * An outermost walk inside an ioctl, notifier, fault or teardown: its row waits in the task
+	 * state while the walks that follow have the same key (kw_cb_fold()), a hash lookup per run
+	 * of walks instead of per walk. Others (nested walks, kernel threads) are added at once.
+	 */
+	if (!d && (t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth)) {
+		if (t->cb_val.calls &&
+		    (t->cb_key.cb != k.cb || t->cb_key.flags != k.flags || t->cb_key.depth))
+			kw_cb_fold(t);
+		t->cb_key = k;
+		t->cb_val.calls++;
+		t->cb_val.ns += ns;
+		t->cb_val.bytes += t->walk_size[d];
+		kw_task_put(t);
+		return;
+	}
 	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL, 1, NULL);
 	if (v) {
 		v->calls++;
