@@ -145,15 +145,15 @@ struct kw_task {
 	__u32 zap_zapped;  /* present leaves it zapped */
 	__u32 zap_pad;
 	/*
-	 * Visits of the per-entry callbacks (stage2_split_walker, stage2_unmap_walker) made inside a
-	 * kvm_pgtable_walk the task is in, not yet added to kw_visits, kw_stats and kw_triggers:
+	 * Visits of the per-entry callbacks (stage2_split_walker, stage2_unmap_walker) made inside
+	 * a kvm_pgtable_walk the task is in, not yet added to kw_visits, kw_stats and kw_triggers:
 	 * a visit only increments vis[] here, kw_visits_fold() adds them up at the walk's exit.
 	 * vis_mask has a bit per vis[] slot that is not 0, so nothing is pending when it is 0.
 	 */
 	__u32 vis[KW_NR_VISITS];
 	__u32 vis_mask;
 	__u32 vis_split_errors; /* split-walker visits that returned an error */
-	/* the same for tdp_iter_next inside tdp_mmu_zap_leafs (tdp.bpf.c), added by kw_iter_fold() */
+	/* the same for tdp_iter_next inside tdp_mmu_zap_leafs (tdp.bpf.c): kw_iter_fold() */
 	__u32 iter_calls;
 	__u32 iter_4k;
 	__u32 iter_yields;
@@ -300,7 +300,7 @@ static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, c
 }
 
 static __always_inline void kw_trig_add_n(__u32 probe, struct kw_task *t, __u64 id, __u64 calls,
-					 __u64 ns)
+					  __u64 ns)
 {
 	struct kw_trig_key k = { .probe = probe, .pid = id >> 32 };
 	struct kw_trig_val *v, zero = {};
