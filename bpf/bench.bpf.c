@@ -64,6 +64,32 @@ EXIT int kw_exit_prog(struct trace_event_raw_sys_exit *ctx)
 }
 
 /*
+ * (i) (c) as a walk inside a KVM ioctl runs it (issue 18): the task is in an ioctl, so the
+ * trigger row is kept in the task state (kw_trig_defer()) and added to the hash once, at the
+ * ioctl's exit (kw_trig_fold()), which this pair never reaches; the fold's one lookup per probe
+ * and ioctl is not in the figure. The ioctl depth is set around the call only, so that (c) on the
+ * same task still takes the direct path.
+ */
+ENTER int kw_ioctl_enter_prog(void *ctx)
+{
+	kw_enter(bench_probe, bench_size, true);
+	return 0;
+}
+
+EXIT int kw_ioctl_exit_prog(struct trace_event_raw_sys_exit *ctx)
+{
+	struct kw_task *t = kw_task_get(false);
+
+	if (t)
+		t->ioctl_depth = 1;
+	kw_exit(bench_probe, ctx->ret, &t);
+	if (t)
+		t->ioctl_depth = 0;
+	kw_exit_done(t);
+	return 0;
+}
+
+/*
  * Breakdown of (c), each on top of (b)'s clock reads, through the same kw.bpf.h helpers:
  * (t) the per-task state only: kw_task_get() (task-local storage, created on the task's first
  *     call) on entry and on exit, kw_task_put() on exit;

@@ -144,8 +144,38 @@ struct kw_task {
 	__u64 zap_4k;	   /* 4 KiB entries visited by the tdp_mmu_zap_leafs in flight */
 	__u32 zap_zapped;  /* present leaves it zapped */
 	__u32 zap_pad;
+	/*
+	 * Visits of the per-entry callbacks (stage2_split_walker, stage2_unmap_walker) made inside
+	 * a kvm_pgtable_walk the task is in, not yet added to kw_visits, kw_stats and kw_triggers:
+	 * a visit only increments vis[] here, kw_visits_fold() adds them up at the walk's exit.
+	 * vis_mask has a bit per vis[] slot that is not 0, so nothing is pending when it is 0.
+	 */
+	__u32 vis[KW_NR_VISITS];
+	__u32 vis_mask;
+	__u32 vis_split_errors; /* split-walker visits that returned an error */
+	/* the same for tdp_iter_next inside tdp_mmu_zap_leafs (tdp.bpf.c): kw_iter_fold() */
+	__u32 iter_calls;
+	__u32 iter_4k;
+	__u32 iter_yields;
+	/*
+	 * Trigger rows (kw_triggers) of calls that returned while the task was in an ioctl,
+	 * notifier, fault or teardown, per probe, not yet added: a timed call adds here, and
+	 * kw_trig_fold() adds them to the hash before the task's context changes (and so under the
+	 * key they were made under), one hash lookup per probe and context instead of per call.
+	 */
+	__u32 trig_mask; /* bit per probe with trig_calls[] pending */
+	__u32 trig_calls[KW_NR_PROBES];
+	__u64 trig_ns[KW_NR_PROBES];
+	/*
+	 * The walk-callback row (kw_walk_cbs) of the task's last outermost walks inside a context,
+	 * while they have the same key: added to the hash when a walk with another key returns and
+	 * by kw_trig_fold() (a VM's teardown runs millions of walks of one callback).
+	 */
+	struct kw_cb_key cb_key;
+	struct kw_cb_val cb_val; /* cb_val.calls == 0: nothing pending */
 };
 _Static_assert(KW_NR_PROBES <= 32, "kw_task.busy holds a bit per probe");
+_Static_assert(KW_NR_VISITS <= 32, "kw_task.vis_mask holds a bit per visit slot");
 
 /*
  * BPF_MAP_TYPE_TASK_STORAGE: bpf_task_storage_get() and bpf_get_current_task_btf() are allowed
@@ -199,6 +229,17 @@ static __always_inline bool kw_skip(__u64 pid_tgid)
 }
 
 /*
+ * kw_skip() of the current task, for the per-entry probes: without --pid / --vm not even the
+ * pid is read (the verifier drops the rest as dead code, but not a helper call made before it).
+ */
+static __always_inline bool kw_skip_cur(void)
+{
+	if (!kw_filter_pids)
+		return false;
+	return kw_skip(bpf_get_current_pid_tgid());
+}
+
+/*
  * The current task's state, created if @create. NULL when it does not exist yet, or could not be
  * created: -ENOMEM, or on 6.1 another program on this CPU holding the task-storage lock
  * (bpf_task_storage_trylock()); a failed creation is counted in KW_C_TASK_FULL.
@@ -212,18 +253,6 @@ static __always_inline struct kw_task *kw_task_get(bool create)
 	if (!t && create)
 		kw_count(KW_C_TASK_FULL, 1);
 	return t;
-}
-
-/*
- * When nothing is in flight any more, forget the last op: it tells a flush issued right after a
- * stage-2 op inside the same outer call (kvm_mmu_wp_memory_region flushes after its write-protect
- * walk returned) what it belongs to; a flush in a later call must not inherit it.
- */
-static __always_inline void kw_task_put(struct kw_task *t)
-{
-	if (t->last_op && !t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth &&
-	    !t->fault_depth && !t->teardown_depth)
-		t->last_op = 0;
 }
 
 static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
@@ -247,12 +276,13 @@ static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
 
 /*
  * The value of @key in the hash @map, inserted as @init if missing (bcc libbpf-tools'
- * bpf_map_lookup_or_try_init()). NULL when the map is full; counted in counter @full. A failed
+ * bpf_map_lookup_or_try_init()). NULL when the map is full; counted in counter @full, by @lost
+ * (the calls the caller meant to add: a folded row holds many). A failed
  * BPF_NOEXIST insert is not enough to say so: another CPU may have inserted the key meanwhile.
  * *@inserted (if not NULL) says whether this call inserted it.
  */
 static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, const void *init,
-						   __u32 full, bool *inserted)
+						   __u32 full, __u64 lost, bool *inserted)
 {
 	void *v = bpf_map_lookup_elem(map, key);
 
@@ -261,7 +291,7 @@ static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, c
 	if (bpf_map_update_elem(map, key, init, BPF_NOEXIST)) {
 		v = bpf_map_lookup_elem(map, key);
 		if (!v)
-			kw_count(full, 1);
+			kw_count(full, lost);
 		return v;
 	}
 	if (inserted)
@@ -269,21 +299,180 @@ static __always_inline void *kw_map_lookup_or_init(void *map, const void *key, c
 	return bpf_map_lookup_elem(map, key);
 }
 
-static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id, __u64 ns)
+static __always_inline void kw_trig_add_n(__u32 probe, struct kw_task *t, __u64 id, __u64 calls,
+					  __u64 ns)
 {
 	struct kw_trig_key k = { .probe = probe, .pid = id >> 32 };
 	struct kw_trig_val *v, zero = {};
 	bool inserted = false;
 
 	k.trigger = kw_trigger_of(t, &k.cmd);
-	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL, &inserted);
+	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL, calls, &inserted);
 	/* a new row: its process may be new too (user space reads each pid once) */
 	if (inserted)
 		kw_event(k.pid, KW_EV_NEW_ROW);
 	if (!v)
 		return;
-	v->calls++;
+	v->calls += calls;
 	v->ns += ns;
+}
+
+static __always_inline void kw_trig_add(__u32 probe, struct kw_task *t, __u64 id, __u64 ns)
+{
+	kw_trig_add_n(probe, t, id, 1, ns);
+}
+
+/*
+ * @calls calls of @probe, @ns in all, for the trigger row of the task's context: kept in @t while
+ * the task is inside an ioctl, notifier, fault or teardown (kw_trig_fold() adds them when that
+ * changes), added at once otherwise (a kernel thread may never change its context).
+ */
+static __always_inline void kw_trig_defer(__u32 probe, struct kw_task *t, __u64 id, __u64 calls,
+					  __u64 ns)
+{
+	__u32 p = probe;
+
+	if (!t || !(t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth)) {
+		kw_trig_add_n(probe, t, id, calls, ns);
+		return;
+	}
+	barrier_var(p);
+	if (p >= KW_NR_PROBES)
+		return;
+	t->trig_calls[p] += calls;
+	t->trig_ns[p] += ns;
+	t->trig_mask |= 1U << p;
+}
+
+/* Adds the walk-callback row pending in @t (struct kw_task.cb_key) to kw_walk_cbs. */
+static __always_inline void kw_cb_fold(struct kw_task *t)
+{
+	struct kw_cb_val *v, zero = {};
+
+	if (!t->cb_val.calls)
+		return;
+	v = kw_map_lookup_or_init(&kw_walk_cbs, &t->cb_key, &zero, KW_C_CB_FULL, t->cb_val.calls,
+				  NULL);
+	if (v) {
+		v->calls += t->cb_val.calls;
+		v->ns += t->cb_val.ns;
+		v->bytes += t->cb_val.bytes;
+	}
+	t->cb_val.calls = 0;
+	t->cb_val.ns = 0;
+	t->cb_val.bytes = 0;
+}
+
+/*
+ * Adds the trigger rows pending in @t. Must run before anything that kw_trigger_of() reads
+ * changes (trigger.bpf.c: every ioctl and context entry and exit), so that the rows go under the
+ * key they were made under. A context exit that was missed (a kretprobe out of instances) leaves
+ * them pending until the task's next context entry or exit.
+ */
+static __always_inline void kw_trig_fold(struct kw_task *t)
+{
+	__u32 mask = t->trig_mask;
+	__u64 id;
+
+	kw_cb_fold(t);
+	if (!mask)
+		return;
+	t->trig_mask = 0;
+	id = bpf_get_current_pid_tgid();
+	for (__u32 p = 0; p < KW_NR_PROBES; p++) {
+		if (!(mask & (1U << p)))
+			continue;
+		kw_trig_add_n(p, t, id, t->trig_calls[p], t->trig_ns[p]);
+		t->trig_calls[p] = 0;
+		t->trig_ns[p] = 0;
+	}
+}
+
+/*
+ * Adds the visits pending in @t (struct kw_task.vis[]) to kw_visits, the walkers' kw_stats slots
+ * and the split walker's trigger row, once per walk instead of once per visit (issue 18: the
+ * per-visit map updates made the visit probe 3.1x an empty fexit). Called at every
+ * kvm_pgtable_walk exit and entry and from kw_task_put(), so visits whose walk exit was missed
+ * (a kretprobe that ran out of instances, a walk nested deeper than KW_MAX_DEPTH) are added at
+ * the task's next walk or probed exit; the trigger is the one in force then, which is the
+ * visits' own as long as the task is still inside the same ioctl, notifier or fault.
+ */
+static __always_inline void kw_visits_fold(struct kw_task *t)
+{
+	__u32 mask = t->vis_mask, per_walker = KW_NR_LEVELS * KW_NR_OUTCOMES;
+	__u64 n[KW_NR_WALKERS] = {};
+	struct kw_probe_stats *s;
+
+	if (!mask)
+		return;
+	t->vis_mask = 0;
+	for (__u32 i = 0; i < KW_NR_VISITS; i++) {
+		__u32 c, idx = i;
+		__u64 *v;
+
+		if (!(mask & (1U << i)))
+			continue;
+		c = t->vis[i];
+		t->vis[i] = 0;
+		v = bpf_map_lookup_elem(&kw_visits, &idx);
+		if (v)
+			*v += c;
+		if (i < per_walker)
+			n[KW_W_SPLIT] += c;
+		else
+			n[KW_W_UNMAP] += c;
+	}
+	_Static_assert(KW_NR_WALKERS == 2, "kw_visits_fold() knows two walkers");
+	if (n[KW_W_SPLIT]) {
+		s = kw_stats_of(KW_P_SPLIT_WALKER);
+		if (s) {
+			s->calls += n[KW_W_SPLIT];
+			s->errors += t->vis_split_errors;
+		}
+		t->vis_split_errors = 0;
+		/* which ioctl (or notifier) the visits belong to */
+		kw_trig_defer(KW_P_SPLIT_WALKER, t, bpf_get_current_pid_tgid(), n[KW_W_SPLIT], 0);
+	}
+	if (n[KW_W_UNMAP]) {
+		s = kw_stats_of(KW_P_UNMAP_WALKER);
+		if (s)
+			s->calls += n[KW_W_UNMAP];
+	}
+}
+
+/*
+ * Adds the tdp_iter_next steps pending in @t to their counters: once per tdp_mmu_zap_leafs exit
+ * (and entry, and kw_task_put(), for a missed exit) instead of once per step.
+ */
+static __always_inline void kw_iter_fold(struct kw_task *t)
+{
+	struct kw_probe_stats *s;
+
+	if (!t->iter_calls)
+		return;
+	s = kw_stats_of(KW_P_TDP_ITER_NEXT);
+	if (s)
+		s->calls += t->iter_calls;
+	if (t->iter_4k)
+		kw_count(KW_C_ZAP_VISITS_4K, t->iter_4k);
+	if (t->iter_yields)
+		kw_count(KW_C_ZAP_YIELDS, t->iter_yields);
+	t->iter_calls = t->iter_4k = t->iter_yields = 0;
+}
+
+/*
+ * When nothing is in flight any more, forget the last op: it tells a flush issued right after a
+ * stage-2 op inside the same outer call (kvm_mmu_wp_memory_region flushes after its write-protect
+ * walk returned) what it belongs to; a flush in a later call must not inherit it. Visits still
+ * pending are added first (kw_visits_fold()).
+ */
+static __always_inline void kw_task_put(struct kw_task *t)
+{
+	kw_visits_fold(t);
+	kw_iter_fold(t);
+	if (t->last_op && !t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth &&
+	    !t->fault_depth && !t->teardown_depth)
+		t->last_op = 0;
 }
 
 /*
@@ -339,7 +528,7 @@ static __always_inline __u64 kw_exit(__u32 probe, long ret, struct kw_task **tp)
 	ns = bpf_ktime_get_ns() - t->start[probe];
 	t->busy &= ~(1U << probe);
 	kw_hist_add(&s->dur, ns);
-	kw_trig_add(probe, t, id, ns);
+	kw_trig_defer(probe, t, id, 1, ns);
 	*tp = t;
 	return ns ?: 1;
 }

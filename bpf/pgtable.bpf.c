@@ -48,6 +48,8 @@ static __always_inline void walk_enter(__u64 size, __u64 cb, __u32 flags)
 		s->dropped++;
 		return;
 	}
+	/* visits of an earlier walk whose exit was missed: theirs, not this walk's */
+	kw_visits_fold(t);
 	d = t->walk_depth++;
 	if (d >= KW_MAX_DEPTH) {
 		/* Counted; the matching exit only pops the depth. */
@@ -84,18 +86,35 @@ static __always_inline void walk_exit(long ret)
 		return;
 	}
 	d = --t->walk_depth;
+	kw_visits_fold(t);
 	if (d >= KW_MAX_DEPTH)
 		return;
 	barrier_var(d);
 	d &= KW_MAX_DEPTH - 1;
 	ns = bpf_ktime_get_ns() - t->walk_start[d];
 	kw_hist_add(&s->dur, ns);
-	kw_trig_add(KW_P_PGT_WALK, t, id, ns);
+	kw_trig_defer(KW_P_PGT_WALK, t, id, 1, ns);
 
 	k.cb = t->walk_cb[d];
 	k.flags = t->walk_flags[d];
 	k.depth = d;
-	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL, NULL);
+	/*
+	 * An outermost walk inside an ioctl, notifier, fault or teardown: its row waits in the task
+	 * state while the walks that follow have the same key (kw_cb_fold()), a hash lookup per run
+	 * of walks instead of per walk. Others (nested walks, kernel threads) are added at once.
+	 */
+	if (!d && (t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth)) {
+		if (t->cb_val.calls &&
+		    (t->cb_key.cb != k.cb || t->cb_key.flags != k.flags || t->cb_key.depth))
+			kw_cb_fold(t);
+		t->cb_key = k;
+		t->cb_val.calls++;
+		t->cb_val.ns += ns;
+		t->cb_val.bytes += t->walk_size[d];
+		kw_task_put(t);
+		return;
+	}
+	v = kw_map_lookup_or_init(&kw_walk_cbs, &k, &zero, KW_C_CB_FULL, 1, NULL);
 	if (v) {
 		v->calls++;
 		v->ns += ns;
@@ -205,22 +224,51 @@ KW_PROBE(nested_unmap, kvm_nested_s2_unmap, nested_enter(), nested_exit(), void 
 
 /* ---- per-entry callbacks --------------------------------------------------------------------- */
 
-static __always_inline void visit_add(__u32 walker, int level, __u32 outcome)
+/* A visit counted at once: no enclosing walk is tracked (walk probe off, attached mid-walk). */
+static __always_inline void visit_add(__u32 idx)
 {
-	__u32 lvl1 = level + 1, idx;
-	__u64 *v;
+	__u64 *v = bpf_map_lookup_elem(&kw_visits, &idx);
 
-	if (lvl1 >= KW_NR_LEVELS)
-		lvl1 = KW_NR_LEVELS - 1;
-	idx = KW_VISIT_IDX(walker, lvl1, outcome);
-	v = bpf_map_lookup_elem(&kw_visits, &idx);
 	if (v)
 		(*v)++;
 }
 
+static __always_inline __u32 visit_idx(__u32 walker, int level, __u32 outcome)
+{
+	__u32 lvl1 = level + 1;
+
+	if (lvl1 >= KW_NR_LEVELS)
+		lvl1 = KW_NR_LEVELS - 1;
+	return KW_VISIT_IDX(walker, lvl1, outcome);
+}
+
+/*
+ * Counts visit @idx in the task state @t (NULL: none) if a kvm_pgtable_walk of the task is in
+ * flight, for kw_visits_fold() to add at its exit: one task-storage lookup (the caller's) and an
+ * increment per visit. Returns false when the caller must count the visit itself.
+ */
+static __always_inline bool visit_pend(struct kw_task *t, __u32 idx)
+{
+	if (!t || !t->walk_depth)
+		return false;
+	barrier_var(idx);
+	if (idx >= KW_NR_VISITS)
+		return true;
+	t->vis[idx]++;
+	t->vis_mask |= 1U << idx;
+	return true;
+}
+
+/* Direct reads in fentry/fexit (typed, trusted arguments): no probe-read helper calls. */
 static __always_inline int vctx_level(const struct kvm_pgtable_visit_ctx *c)
 {
 	/* u32, s8 since 419edf48d79f "KVM: arm64: Convert translation level parameter to s8" */
+	return BPF_CORE_READ_BITFIELD(c, level);
+}
+
+/* kprobe mode: the context is an untyped pointer, read through bpf_probe_read_kernel() */
+static __always_inline int vctx_level_probed(const struct kvm_pgtable_visit_ctx *c)
+{
 	return BPF_CORE_READ_BITFIELD_PROBED(c, level);
 }
 
@@ -235,8 +283,9 @@ static __always_inline int vctx_level(const struct kvm_pgtable_visit_ctx *c)
  * is a valid block at level <= 2, which is split exactly when the walker returns 0 (it returns
  * -ENOMEM when the cache is short, -EAGAIN when the break-before-make cmpxchg lost). A walk then
  * descends into the new table, so a split 2 MiB block costs 1 level-2 visit + 512 level-3 ones.
+ * @t: the task state, NULL if it has none.
  */
-static __always_inline void split_visit(__u64 id, int level, __u64 old, long ret)
+static __always_inline void split_visit(struct kw_task *t, int level, __u64 old, long ret)
 {
 	struct kw_probe_stats *s;
 	__u32 outcome;
@@ -245,25 +294,27 @@ static __always_inline void split_visit(__u64 id, int level, __u64 old, long ret
 		outcome = KW_O_NOTHING;
 	else
 		outcome = ret ? KW_O_FAILED : KW_O_SPLIT;
-	visit_add(KW_W_SPLIT, level, outcome);
+	if (visit_pend(t, visit_idx(KW_W_SPLIT, level, outcome))) {
+		if (ret < 0)
+			t->vis_split_errors++;
+		return;
+	}
+	visit_add(visit_idx(KW_W_SPLIT, level, outcome));
 	s = kw_stats_of(KW_P_SPLIT_WALKER);
 	if (s) {
 		s->calls++;
 		if (ret < 0)
 			s->errors++;
 	}
-	/* which ioctl (or notifier) the visits belong to: one more hash lookup per visit */
-	kw_trig_add(KW_P_SPLIT_WALKER, kw_task_get(false), id, 0);
+	kw_trig_defer(KW_P_SPLIT_WALKER, t, bpf_get_current_pid_tgid(), 1, 0);
 }
 
 SEC("fexit/stage2_split_walker")
 int BPF_PROG(fx_split_walker, const struct kvm_pgtable_visit_ctx *c, int visit, int ret)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-
-	if (kw_skip(id))
+	if (kw_skip_cur())
 		return 0;
-	split_visit(id, vctx_level(c), BPF_CORE_READ(c, old), ret);
+	split_visit(kw_task_get(false), vctx_level(c), c->old, ret);
 	return 0;
 }
 
@@ -271,10 +322,9 @@ int BPF_PROG(fx_split_walker, const struct kvm_pgtable_visit_ctx *c, int visit, 
 SEC("kprobe/stage2_split_walker")
 int BPF_KPROBE(kp_split_walker, const struct kvm_pgtable_visit_ctx *c)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct kw_task *t;
 
-	if (kw_skip(id))
+	if (kw_skip_cur())
 		return 0;
 	t = kw_task_get(true);
 	if (!t) {
@@ -284,19 +334,22 @@ int BPF_KPROBE(kp_split_walker, const struct kvm_pgtable_visit_ctx *c)
 			s->dropped++;
 		return 0;
 	}
-	t->split_level = vctx_level(c);
+	t->split_level = vctx_level_probed(c);
 	t->split_block = BPF_CORE_READ(c, old) & KVM_PTE_VALID;
 	t->busy |= 1U << KW_P_SPLIT_WALKER;
 	return 0;
 }
 
+/*
+ * No kw_task_put() here: it would add the pending visits at every visit. The enclosing walk's
+ * exit (or the next probed exit) does it.
+ */
 SEC("kretprobe/stage2_split_walker")
 int BPF_KRETPROBE(kr_split_walker, int ret)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct kw_task *t;
 
-	if (kw_skip(id))
+	if (kw_skip_cur())
 		return 0;
 	t = kw_task_get(false);
 	if (!t || !(t->busy & (1U << KW_P_SPLIT_WALKER))) {
@@ -307,8 +360,7 @@ int BPF_KRETPROBE(kr_split_walker, int ret)
 		return 0;
 	}
 	t->busy &= ~(1U << KW_P_SPLIT_WALKER);
-	split_visit(id, t->split_level, t->split_block, ret);
-	kw_task_put(t);
+	split_visit(t, t->split_level, t->split_block, ret);
 	return 0;
 }
 
@@ -319,12 +371,11 @@ int BPF_KRETPROBE(kr_split_walker, int ret)
  */
 static __always_inline void unmap_visit(int level, __u64 old, __u32 visit)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct kw_probe_stats *s;
 	struct kw_task *t;
 	__u32 outcome;
 
-	if (kw_skip(id))
+	if (kw_skip_cur())
 		return;
 	if (visit & KVM_PGTABLE_WALK_TABLE_POST)
 		outcome = KW_O_TABLE;
@@ -332,24 +383,25 @@ static __always_inline void unmap_visit(int level, __u64 old, __u32 visit)
 		outcome = KW_O_CLEARED;
 	else
 		outcome = KW_O_INVALID;
-	visit_add(KW_W_UNMAP, level, outcome);
+	t = kw_task_get(false);
+	if (t && outcome == KW_O_CLEARED)
+		t->unmap_cleared++;
+	if (visit_pend(t, visit_idx(KW_W_UNMAP, level, outcome)))
+		return;
+	visit_add(visit_idx(KW_W_UNMAP, level, outcome));
 	s = kw_stats_of(KW_P_UNMAP_WALKER);
 	if (s)
 		s->calls++;
-	if (outcome == KW_O_CLEARED) {
-		t = kw_task_get(false);
-		if (t)
-			t->unmap_cleared++;
-	}
 }
 
 SEC("fentry/stage2_unmap_walker")
 int fe_unmap_walker(unsigned long long *ctx)
 {
 	if (KW_HAS_VISIT_CTX) {
+		/* a typed (BTF) pointer: the verifier types ctx[0] from the function's BTF */
 		const struct kvm_pgtable_visit_ctx *c = (void *)ctx[0];
 
-		unmap_visit(vctx_level(c), BPF_CORE_READ(c, old), ctx[1]);
+		unmap_visit(vctx_level(c), c->old, ctx[1]);
 	} else {
 		/* 6.1: (u64 addr, u64 end, u32 level, kvm_pte_t *ptep, flag, arg) */
 		__u64 old = 0;
@@ -366,7 +418,7 @@ int kp_unmap_walker(struct pt_regs *regs)
 	if (KW_HAS_VISIT_CTX) {
 		const struct kvm_pgtable_visit_ctx *c = (void *)PT_REGS_PARM1_CORE(regs);
 
-		unmap_visit(vctx_level(c), BPF_CORE_READ(c, old), PT_REGS_PARM2_CORE(regs));
+		unmap_visit(vctx_level_probed(c), BPF_CORE_READ(c, old), PT_REGS_PARM2_CORE(regs));
 	} else {
 		__u64 old = 0;
 

@@ -31,6 +31,8 @@ static __always_inline void zap_leafs_enter(__u64 start, __u64 end)
 	if (!t)
 		return;
 	kw_count(KW_C_ZAP_GFNS, end - start);
+	/* steps of an earlier zap whose exit was missed */
+	kw_iter_fold(t);
 	t->zap_4k = 0;
 	t->zap_zapped = 0;
 }
@@ -48,6 +50,8 @@ static __always_inline void zap_leafs_exit(void)
 	struct kw_task *t;
 	__u64 ns = kw_exit(KW_P_TDP_ZAP_LEAFS, 0, &t);
 
+	if (t)
+		kw_iter_fold(t);
 	if (ns) {
 		kw_count(KW_C_ZAP_CALLS, 1);
 		if (!t->zap_zapped) {
@@ -106,35 +110,46 @@ int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old_spte, _
  *     (patches/x86-tdp-zap-empty-hint);
  *   - KW_C_ZAP_YIELDS: iterations that yielded mmu_lock (iter->yielded, 5.16+).
  * Cost: one task-storage lookup per iterator step of every TDP MMU walk (faults included), which is
- * why this is a per-entry probe, off with --no-visits.
+ * why this is a per-entry probe, off with --no-visits. A step only increments the task state's
+ * iter_* fields; kw_iter_fold() adds them to kw_stats and kw_counters at the zap's exit.
+ * @yielded, @level: read by the caller, directly (fentry) or through probe reads (kprobe).
  */
-static __always_inline void iter_next(struct tdp_iter *iter)
+static __always_inline void iter_next(bool yielded, int level)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct kw_probe_stats *s;
 	struct kw_task *t;
-	bool yielded = false;
 
-	if (kw_skip(id))
+	if (kw_skip_cur())
 		return;
 	t = kw_task_get(false);
 	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
 		return;
-	s = kw_stats_of(KW_P_TDP_ITER_NEXT);
-	if (s)
-		s->calls++;
-	/* 3a0f64de479c "KVM: x86/mmu: Don't advance iterator after restart due to yielding" */
-	if (bpf_core_field_exists(iter->yielded))
-		yielded = BPF_CORE_READ(iter, yielded);
+	t->iter_calls++;
 	if (yielded)
-		kw_count(KW_C_ZAP_YIELDS, 1);
-	else if (BPF_CORE_READ(iter, level) == PG_LEVEL_4K) {
-		kw_count(KW_C_ZAP_VISITS_4K, 1);
+		t->iter_yields++;
+	else if (level == PG_LEVEL_4K) {
+		t->iter_4k++;
 		t->zap_4k++;
 	}
 }
 
-KW_PROBE_ENTRY(iter_next, tdp_iter_next, iter_next(iter), struct tdp_iter *iter)
+/* 3a0f64de479c "KVM: x86/mmu: Don't advance iterator after restart due to yielding" */
+#define KW_ITER_YIELDED(read) (bpf_core_field_exists(iter->yielded) ? read(iter, yielded) : 0)
+
+/* fentry: the iterator is a typed argument, read directly (no probe-read helper calls) */
+SEC("fentry/tdp_iter_next")
+int BPF_PROG(fe_iter_next, struct tdp_iter *iter)
+{
+	iter_next(KW_ITER_YIELDED(BPF_CORE_READ_BITFIELD), BPF_CORE_READ_BITFIELD(iter, level));
+	return 0;
+}
+
+SEC("kprobe/tdp_iter_next")
+int BPF_KPROBE(kp_iter_next, struct tdp_iter *iter)
+{
+	iter_next(KW_ITER_YIELDED(BPF_CORE_READ_BITFIELD_PROBED),
+		  BPF_CORE_READ_BITFIELD_PROBED(iter, level));
+	return 0;
+}
 
 /* ---- kvm_tdp_mmu_unmap_gfn_range: the MMU-notifier path -------------------------------------- */
 

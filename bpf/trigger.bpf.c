@@ -17,6 +17,7 @@ static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 
 	if (!t)
 		return;
+	kw_trig_fold(t); /* the rows of the context left */
 	/* Outermost wins: kvm_vm_ioctl does not nest, but the tracepoint fallback runs around it */
 	if (!t->ioctl_depth++)
 		t->ioctl_cmd = cmd;
@@ -40,6 +41,7 @@ static __always_inline void ioctl_exit(__u32 probe, long ret)
 
 	if (!t)
 		return;
+	kw_trig_fold(t);
 	if (t->ioctl_depth)
 		t->ioctl_depth--;
 	kw_task_put(t);
@@ -61,6 +63,7 @@ static __always_inline struct kw_task *ctx_enter(__u32 probe, int ctx)
 
 	if (!t)
 		return NULL;
+	kw_trig_fold(t);
 	(*ctx_depth(t, ctx))++;
 	return t;
 }
@@ -72,6 +75,7 @@ static __always_inline void ctx_exit(__u32 probe, long ret, int ctx)
 
 	if (!t)
 		return;
+	kw_trig_fold(t);
 	d = ctx_depth(t, ctx);
 	if (*d)
 		(*d)--;

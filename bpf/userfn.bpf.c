@@ -58,7 +58,7 @@ static __always_inline void utrig_add(__u32 slot, __u64 id, __u64 ns)
 	bool inserted = false;
 
 	k.trigger = kw_trigger_of(kw_task_get(false), &k.cmd);
-	v = kw_map_lookup_or_init(&kw_utrigs, &k, &zero, KW_C_TRIG_FULL, &inserted);
+	v = kw_map_lookup_or_init(&kw_utrigs, &k, &zero, KW_C_TRIG_FULL, 1, &inserted);
 	if (inserted)
 		kw_event(k.pid, KW_EV_NEW_ROW); /* user space names its process */
 	if (!v)

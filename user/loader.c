@@ -454,6 +454,14 @@ int loader__load(struct loader *l)
 	for (unsigned int s = 0; s < l->opts.nufuncs; s++)
 		if (l->opts.ufuncs[s].timed)
 			l->skel->rodata->kw_ufunc_timed |= 1U << s;
+	/*
+	 * Only rt_exec (loaded with --vm alone) uses these: without --vm they are not created, which
+	 * saves kw_exec_buf's 4160 bytes per CPU (docs/performance.md, kernel memory).
+	 */
+	if (!l->opts.nvms) {
+		bpf_map__set_autocreate(l->skel->maps.kw_exec_buf, false);
+		bpf_map__set_autocreate(l->skel->maps.kw_vm_names, false);
+	}
 	/* on every load: each opens the object afresh (said the first time) */
 	test_map_size(l->skel->maps.kw_triggers, "KVMWALK_TEST_MAX_TRIGS", l->loads == 0);
 	test_map_size(l->skel->maps.kw_walk_cbs, "KVMWALK_TEST_MAX_CBS", l->loads == 0);

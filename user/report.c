@@ -9,16 +9,26 @@
 #include "report.h"
 #include "timeline.h"
 
+/* @v in @unit with 3 significant digits; the precision is chosen from the rounded value */
+static void fmt3(char *buf, size_t len, double v, const char *unit)
+{
+	snprintf(buf, len, "%.*f%s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, unit);
+}
+
+/*
+ * At most 6 characters up to 99999 s (report's columns rely on it). The thresholds are those of
+ * the rounded value: 9.996 ms printed with 2 decimals would be "10.00ms", one too wide.
+ */
 void kw_fmt_ns(char *buf, size_t len, double ns)
 {
-	if (ns < 1000)
+	if (ns < 999.5)
 		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.*fus", ns < 1e4 ? 2 : ns < 1e5 ? 1 : 0, ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.*fms", ns < 1e7 ? 2 : ns < 1e8 ? 1 : 0, ns / 1e6);
+	else if (ns < 999.5e3)
+		fmt3(buf, len, ns / 1e3, "us");
+	else if (ns < 999.5e6)
+		fmt3(buf, len, ns / 1e6, "ms");
 	else
-		snprintf(buf, len, "%.*fs", ns < 1e10 ? 2 : ns < 1e11 ? 1 : 0, ns / 1e9);
+		fmt3(buf, len, ns / 1e9, "s");
 }
 
 void kw_fmt_count(char *buf, size_t len, double n)

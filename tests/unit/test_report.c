@@ -101,6 +101,13 @@ void test_report(void)
 	ASSERT_STREQ(b, "12.3us", "fmt us");
 	kw_fmt_ns(b, sizeof(b), 1.2e9);
 	ASSERT_STREQ(b, "1.20s", "fmt s");
+	/* the rounded value picks the precision: never "10.00ms" (7 characters, seen in kw-all) */
+	kw_fmt_ns(b, sizeof(b), 9.996e6);
+	ASSERT_STREQ(b, "10.0ms", "fmt ms at a decade");
+	kw_fmt_ns(b, sizeof(b), 999.7);
+	ASSERT_STREQ(b, "1.00us", "fmt ns at the unit");
+	kw_fmt_ns(b, sizeof(b), 99.96e3);
+	ASSERT_STREQ(b, "100us", "fmt us at a decade");
 	ASSERT_NEAR(kw_overhead_ns_per_run(&r), 30700000.0 / 47949, 1e-6, "ns per run");
 	report_pids(&r);
 	kw_recording_free(&r);

@@ -45,6 +45,9 @@ struct bench_header {
 	int cpu;		/* pinned CPU, -1 if not pinned */
 	int ncpus;
 	unsigned int probe;	/* kvmwalk probe index the (c) pair updates */
+	/* /proc/loadavg's 1-minute figure before and after the rounds, printed if has_load */
+	int has_load;
+	double load_before, load_after;
 };
 
 /*

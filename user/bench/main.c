@@ -25,6 +25,7 @@ static const char doc[] =
 	"  c  kvmwalk's own duration probe: kw_enter()/kw_exit()/kw_exit_done() of bpf/kw.bpf.h\n"
 	"  t  breakdown of c: b plus the per-task state (kw_task_get, task-local storage)\n"
 	"  h  breakdown of c: b plus the statistics slot, two histogram updates, trigger lookup\n"
+	"  i  c inside a KVM ioctl: the trigger row kept in the task, added per ioctl\n"
 	"  d  the bpftrace hist() one-liner, its programs taken by id\n"
 	"ns/event is run_time_ns/run_cnt of both programs summed (BPF run-time statistics, enabled "
 	"for the run); the loop column is ns per call over the no-probe loop of the same round. "
@@ -135,8 +136,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		opts.cpu = num_arg(state, arg, 0, 4095);
 		break;
 	case OPT_VARIANTS:
-		if (strspn(arg, "abcdth") != strlen(arg) || !*arg)
-			argp_error(state, "--variants takes letters of abcdth");
+		if (strspn(arg, "abcdthi") != strlen(arg) || !*arg)
+			argp_error(state, "--variants takes letters of abcdthi");
 		opts.variants = arg;
 		break;
 	case OPT_BPFTRACE:

@@ -37,7 +37,7 @@
 	"tracepoint:syscalls:sys_exit_getppid /@s[tid]/ { @h = hist(nsecs - @s[tid]); "            \
 	"delete(@s[tid]) }"
 
-enum { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_BT, NR_V };
+enum { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_KWI, V_BT, NR_V };
 
 static struct bench_variant variants[NR_V] = {
 	[V_NONE] = { .key = "-", .name = "no probes (loop ns/call)" },
@@ -46,6 +46,7 @@ static struct bench_variant variants[NR_V] = {
 	[V_KW] = { .key = "c", .name = "kvmwalk kw_enter/kw_exit" },
 	[V_TASK] = { .key = "t", .name = "b + task-local storage lookups", .breakdown = true },
 	[V_ACCT] = { .key = "h", .name = "b + stats, 2 hists, trigger", .breakdown = true },
+	[V_KWI] = { .key = "i", .name = "c inside a KVM ioctl (row kept)", .breakdown = true },
 	[V_BT] = { .key = "d", .name = "bpftrace hist() one-liner" },
 };
 
@@ -58,6 +59,20 @@ struct pair {
 };
 
 static struct pair pairs[NR_V];
+
+/* /proc/loadavg's first field, -1 when it cannot be read */
+static double loadavg1(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double l = -1;
+
+	if (f) {
+		if (fscanf(f, "%lf", &l) != 1)
+			l = -1;
+		fclose(f);
+	}
+	return l;
+}
 
 static int read_tp_id(const char *name)
 {
@@ -398,6 +413,8 @@ int bench_probes(const struct bench_probe_opts *o)
 	pairs[V_TASK].prog[1] = skel->progs.task_exit;
 	pairs[V_ACCT].prog[0] = skel->progs.acct_enter;
 	pairs[V_ACCT].prog[1] = skel->progs.acct_exit;
+	pairs[V_KWI].prog[0] = skel->progs.kw_ioctl_enter_prog;
+	pairs[V_KWI].prog[1] = skel->progs.kw_ioctl_exit_prog;
 
 	for (i = 0; i < NR_V; i++)
 		variants[i].on = i == V_NONE || want(o->variants, variants[i].key);
@@ -410,6 +427,7 @@ int bench_probes(const struct bench_probe_opts *o)
 		}
 	}
 
+	h.load_before = loadavg1();
 	for (i = 1; i < NR_V; i++)
 		if (variants[i].on)
 			order[n++] = i;
@@ -431,6 +449,8 @@ int bench_probes(const struct bench_probe_opts *o)
 			fprintf(stderr, "bench: round %d/%d done\n", r + 1, o->rounds);
 	}
 
+	h.load_after = loadavg1();
+	h.has_load = h.load_before >= 0 && h.load_after >= 0;
 	uname(&u);
 	h.kernel = u.release;
 	h.rounds = o->rounds;
@@ -440,7 +460,8 @@ int bench_probes(const struct bench_probe_opts *o)
 	h.probe = o->probe;
 	/* Print order: the loop, the pairs a..d, then the breakdown under c. */
 	{
-		static const int print[] = { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_BT };
+		static const int print[] = { V_NONE, V_EMPTY, V_CLOCK, V_KW, V_TASK, V_ACCT, V_KWI,
+					      V_BT };
 		struct bench_variant out[NR_V];
 
 		for (i = 0; i < NR_V; i++)

@@ -98,6 +98,10 @@ void bench_print_table(FILE *f, const struct bench_header *h, const struct bench
 	fprintf(f, "kernel %s, %d CPUs, %s\n", h->kernel, h->ncpus, pin);
 	fprintf(f, "%d rounds x %ld getppid() calls per variant, variants alternating.\n", h->rounds,
 		h->calls);
+	/* how loaded the machine was: the same probe costs more when other work shares its CPUs */
+	if (h->has_load)
+		fprintf(f, "load average (1 min): %.2f before, %.2f after, on %d CPUs\n",
+			h->load_before, h->load_after, h->ncpus);
 	fprintf(f, "ns/event: run_time_ns/run_cnt of the enter and the exit program summed (BPF\n");
 	fprintf(f, "run-time statistics); loop: ns per call minus the no-probe loop of the same\n");
 	fprintf(f, "round (noisy). Medians over rounds.\n\n");
