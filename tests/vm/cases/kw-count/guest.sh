@@ -9,7 +9,7 @@ rc() { echo $? >"$1.rc"; }
 load="kvmwalk-load --scenario=invalidate --vcpus=2 --mem=8M --iterations=3 --range=2M --pattern=same"
 kvmwalk probes >probes.txt 2>&1
 rc probes
-# is the patch's helper a symbol, and traceable? (static inline in the bundled patch)
+# is the patch's helper a symbol, and traceable? (only in the patched kernel)
 tr=/sys/kernel/tracing
 [ -f $tr/available_filter_functions ] || tr=/sys/kernel/debug/tracing
 grep -cE ' tdp_iter_skip_children(	|$)' /proc/kallsyms >skip-kallsyms.txt
