@@ -214,6 +214,7 @@ int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm *
 	struct vm *vm;
 	size_t len;
 	unsigned int i;
+	unsigned long vm_type;
 	int err, r;
 
 	*out = NULL;
@@ -243,8 +244,23 @@ int vm__open(const struct load_opts *o, const struct vm_config *cfg, struct vm *
 	if (vm->run_size <= 0)
 		return load_fail(EXIT_NO_KVM, "KVM_GET_VCPU_MMAP_SIZE: %s", strerror(errno));
 	/* Type 0: x86's default VM, arm64's default IPA size (40 bits). */
+	vm_type = 0;
+	vm->ipa_bits = 40;
+#ifdef __aarch64__
+	if (o->ipa_bits) {
+		int limit = ioctl(vm->kvm_fd, KVM_CHECK_EXTENSION, KVM_CAP_ARM_VM_IPA_SIZE);
+
+		if (limit <= 0)
+			return load_fail(EXIT_NO_CAP, "--ipa-bits: no KVM_CAP_ARM_VM_IPA_SIZE");
+		if (o->ipa_bits > limit)
+			return load_fail(EXIT_NO_CAP, "--ipa-bits %d: this host's IPA limit is %d bits",
+					 o->ipa_bits, limit);
+		vm->ipa_bits = o->ipa_bits < 0 ? limit : o->ipa_bits;
+		vm_type = KVM_VM_TYPE_ARM_IPA_SIZE(vm->ipa_bits);
+	}
+#endif
 	do
-		vm->vm_fd = ioctl(vm->kvm_fd, KVM_CREATE_VM, 0);
+		vm->vm_fd = ioctl(vm->kvm_fd, KVM_CREATE_VM, vm_type);
 	while (vm->vm_fd < 0 && errno == EINTR);
 	if (vm->vm_fd < 0)
 		return load_fail(EXIT_NO_KVM, "KVM_CREATE_VM: %s", strerror(errno));

@@ -76,6 +76,7 @@ struct vm {
 	void *sparse;
 	uint64_t sparse_size;
 	bool nested; /* arm64: vCPUs with EL2 and an in-kernel vGICv3 */
+	int ipa_bits; /* arm64: the VM's IPA size in bits (40 when the VM type gave none) */
 	int vgic_fd;
 	unsigned int nr_vcpus;
 	struct vcpu *vcpus;

@@ -41,6 +41,7 @@ enum load_scenario {
 	SC_WRPROTECT_FAULT,
 	SC_EMPTY_UNMAP,
 	SC_NESTED_UNMAP, /* arm64 nested virtualization only: not part of "all" */
+	SC_TEARDOWN,	 /* arm64 only, not part of "all": the VM's destruction, timed */
 	SC_NR,
 	SC_ALL = SC_NR,
 };
@@ -59,6 +60,8 @@ struct load_opts {
 	int pattern;	      /* enum load_pattern */
 	bool refault;	      /* invalidate: the vCPUs write the range again after the madvise */
 	bool enter_el1;	      /* nested-unmap: each vCPU ERETs from vEL2 to vEL1 before its exit */
+	int ipa_bits;	      /* arm64: the VM's IPA size (KVM_VM_TYPE_ARM_IPA_SIZE), 0 the default
+				 40 bits, -1 the host's limit (KVM_CAP_ARM_VM_IPA_SIZE) */
 	uint64_t eager_split; /* bytes, 0: leave KVM_CAP_ARM_EAGER_SPLIT_CHUNK_SIZE alone */
 	uint64_t sparse;      /* bytes of the never-touched slot of empty-unmap */
 	const char *json;     /* NULL: no JSON; "-": stdout */
@@ -101,7 +104,7 @@ int parse_size(const char *s, uint64_t *out);
 int parse_uint(const char *s, unsigned long long max, unsigned long long *out);
 const char *scenario_name(int sc);
 int scenario_parse(const char *s);
-/* Whether "all" runs @sc: every scenario but nested-unmap (it needs a nested host). */
+/* Whether "all" runs @sc: every scenario but nested-unmap (it needs a nested host) and teardown. */
 bool scenario_in_all(int sc);
 const char *backing_name(int b);
 int backing_parse(const char *s);

@@ -31,6 +31,7 @@ enum {
 	OPT_DURATION,
 	OPT_RATE,
 	OPT_PRESET,
+	OPT_IPA_BITS,
 };
 
 #define GIVEN(opt) (1U << ((opt) - OPT_SCENARIO))
@@ -119,6 +120,7 @@ static const char *const scenario_names[] = {
 	[SC_WRPROTECT_FAULT] = "wrprotect-fault",
 	[SC_EMPTY_UNMAP] = "empty-unmap",
 	[SC_NESTED_UNMAP] = "nested-unmap",
+	[SC_TEARDOWN] = "teardown",
 	[SC_ALL] = "all",
 };
 
@@ -148,7 +150,7 @@ int scenario_parse(const char *s)
 
 bool scenario_in_all(int sc)
 {
-	return sc >= 0 && sc < SC_NR && sc != SC_NESTED_UNMAP;
+	return sc >= 0 && sc < SC_NR && sc != SC_NESTED_UNMAP && sc != SC_TEARDOWN;
 }
 
 const char *backing_name(int b)
@@ -239,6 +241,11 @@ const char *load_opts_check(const struct load_opts *o)
 #ifndef __aarch64__
 	if (o->scenario == SC_NESTED_UNMAP)
 		return "--scenario nested-unmap is arm64 only (nested stage-2 MMUs)";
+	if (o->scenario == SC_TEARDOWN)
+		return "--scenario teardown is arm64 only (the stage-2 teardown walks the whole IPA "
+		       "space)";
+	if (o->ipa_bits)
+		return "--ipa-bits is arm64 only (KVM_VM_TYPE_ARM_IPA_SIZE)";
 #endif
 	if (o->concurrent && o->scenario != SC_INVALIDATE)
 		return "--concurrent needs --scenario invalidate";
@@ -363,6 +370,12 @@ static const char doc[] =
 	"                   of 1 GiB each. Teardown (the VM's destruction) is timed\n"
 	"                   as a phase of its own. --enter-el1=no: the vCPUs exit\n"
 	"                   from vEL2 and no nested MMU becomes valid (the control).\n"
+	"  teardown         arm64 (not in \"all\"): touch, then close the VM, timed as\n"
+	"                   the phase teardown. KVM frees the stage-2 tables by walking\n"
+	"                   the VM's whole IPA space (2^ipa_bits bytes; 7.3 walks it in\n"
+	"                   1 GiB chunks: 2^(ipa_bits - 30) kvm_pgtable_walk calls, all\n"
+	"                   but the few over the data slot finding nothing). --ipa-bits\n"
+	"                   sets the VM's IPA size (default 40; max: the host's limit).\n"
 	"\n"
 	"Phases (JSON \"phase\"): touch, dirty-log-enable, dirty-write, dirty-log-get,\n"
 	"dirty-log-clear, dirty-log-disable, invalidate, refault, guest-start,\n"
@@ -372,7 +385,8 @@ static const char doc[] =
 	"pages_refaulted, get_ioctls, clear_ioctls, pages_cleared, madvise_calls,\n"
 	"bytes_invalidated, blocks_2m, slot_pages, slots_added, slots_deleted,\n"
 	"slot_bytes, sparse_bytes, nested_mmus (vCPUs whose exit came from vEL1, each a\n"
-	"valid nested MMU), ipa_bits (the host's IPA limit, KVM_CAP_ARM_VM_IPA_SIZE),\n"
+	"valid nested MMU), ipa_bits (nested-unmap: the host's IPA limit,\n"
+	"KVM_CAP_ARM_VM_IPA_SIZE; teardown: the VM's IPA size),\n"
 	"pages_invalidated, passes, vcpu_host_faults, kvm_pf_taken. A count that is\n"
 	"reported is exact.\n"
 	"\n"
@@ -408,14 +422,15 @@ static const char doc[] =
 	"  kvmwalk-load --preset sweep1 --vcpus 4 --mem 256M   # the seed's 1 GiB guest\n"
 	"  kvmwalk-load --scenario empty-unmap --sparse 256G --json\n"
 	"  kvmwalk-load --scenario nested-unmap --vcpus 2 --mem 2M --iterations 2\n"
+	"  kvmwalk-load --scenario teardown --ipa-bits 48\n"
 	"\n"
 	"SIZE takes a K, M, G or T suffix (powers of 1024). Needs read-write access to\n"
 	"/dev/kvm (root).";
 
 static const struct argp_option options[] = {
 	{ "scenario", OPT_SCENARIO, "NAME", 0,
-	  "split, clear, invalidate, wrprotect-fault, empty-unmap, nested-unmap (arm64) or all "
-	  "(default all: every one but nested-unmap)",
+	  "split, clear, invalidate, wrprotect-fault, empty-unmap, nested-unmap (arm64), teardown "
+	  "(arm64) or all (default all: every one but nested-unmap and teardown)",
 	  0 },
 	{ "vcpus", OPT_VCPUS, "N", 0, "vCPUs, one thread each (default 1, at most 256)", 0 },
 	{ "mem", OPT_MEM, "SIZE", 0,
@@ -446,6 +461,10 @@ static const struct argp_option options[] = {
 	{ "enter-el1", OPT_ENTER_EL1, "yes|no", 0,
 	  "nested-unmap: the vCPUs ERET from vEL2 to vEL1 before they exit (default yes; no: no "
 	  "nested MMU becomes valid)",
+	  0 },
+	{ "ipa-bits", OPT_IPA_BITS, "N|max", 0,
+	  "arm64: the VM's IPA size in bits, 32 to 52 (KVM_VM_TYPE_ARM_IPA_SIZE), or max: the "
+	  "host's limit (KVM_CAP_ARM_VM_IPA_SIZE) (default: KVM's 40)",
 	  0 },
 	{ "concurrent", OPT_CONCURRENT, NULL, 0,
 	  "invalidate: the vCPUs write their memory in a loop while the host madvises (see above)",
@@ -579,6 +598,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (r < 0)
 			OPT_ERROR(state, "--refault is yes or no, not '%s'", arg);
 		o->refault = r;
+		break;
+	case OPT_IPA_BITS:
+		if (!strcmp(arg, "max"))
+			o->ipa_bits = -1;
+		else if (parse_uint(arg, 52, &v) || v < 32)
+			OPT_ERROR(state, "--ipa-bits: '%s' is not max or a number from 32 to 52", arg);
+		else
+			o->ipa_bits = v;
 		break;
 	case OPT_ENTER_EL1:
 		r = yesno_parse(arg);

@@ -606,6 +606,38 @@ static int run_nested_unmap(struct ctx *c)
 }
 #endif
 
+#ifdef __aarch64__
+/*
+ * teardown: the vCPUs touch their memory, then the VM is closed, timed as "teardown". The last
+ * reference to the VM (close of the VM fd, after the vCPU fds) destroys it before close()
+ * returns (the file's release runs as task work on the way back to user space), and with it
+ * the stage-2 tables: kvm_stage2_destroy() walks [0, 2^ipa_bits), 1 GiB at a time in 7.3
+ * (stage2_destroy_range(), cond_resched() in between), so a 48-bit VM makes 2^18 walks, all
+ * but the ones over the data slot of nothing. Large walks that visit nothing are what the
+ * walk probe's cost against the walk is measured on (tests/vm/cases/large-walk).
+ */
+static int run_teardown(struct ctx *c)
+{
+	struct load_phase *p;
+	uint64_t t0;
+	int err, bits = c->vm->ipa_bits;
+
+	err = touch(c, 0);
+	if (err)
+		return err;
+	p = phase(c, "teardown", 0);
+	if (!p)
+		return -ENOMEM;
+	progress(c, "teardown", 0);
+	t0 = now_ns();
+	vm__close(c->vm);
+	phase_end(p, t0);
+	c->vm = NULL;
+	counts_set(&p->counts, LC_IPA_BITS, bits);
+	return 0;
+}
+#endif
+
 int scenario_run(int sc, const struct load_opts *o, struct load_results *r)
 {
 	struct vm_config cfg = { .manual_protect = sc == SC_CLEAR, .nested = sc == SC_NESTED_UNMAP };
@@ -641,6 +673,9 @@ int scenario_run(int sc, const struct load_opts *o, struct load_results *r)
 #ifdef __aarch64__
 	case SC_NESTED_UNMAP:
 		err = run_nested_unmap(&c);
+		break;
+	case SC_TEARDOWN:
+		err = run_teardown(&c);
 		break;
 #endif
 	default:
