@@ -2,7 +2,10 @@
 # Issue 6 part 3: every kvmwalk-load scenario with and without kvmwalk attached, alternating in
 # this one boot (odd runs without first, even runs with first, so drift cancels). check computes
 # the ratio of phase times and each recording's ns per BPF program run; docs/performance.md.
+# --env KW_OVERHEAD_PROBES=cheap records with that probe set (serve's default) instead of every
+# probe (record's): `record --probe cheap`.
 RUNS=${KW_OVERHEAD_RUNS:-3}
+PROBES=${KW_OVERHEAD_PROBES:-all}
 args() {
 	case $1 in
 	split) echo "--backing=thp --eager-split=2M" ;;
@@ -16,7 +19,7 @@ base() {
 		--json=$1-base-$2.json >/dev/null 2>>base.err || echo "$1 base $2" >>failed
 }
 with() {
-	kvmwalk record -o $1-rec-$2.json -- kvmwalk-load --scenario=$1 --vcpus=2 --mem=8M \
+	kvmwalk record --probe "$PROBES" -o $1-rec-$2.json -- kvmwalk-load --scenario=$1 --vcpus=2 --mem=8M \
 		--iterations=2 $(args $1) --json=$1-kw-$2.json >/dev/null 2>>record.err ||
 		echo "$1 kvmwalk $2" >>failed
 }
@@ -34,4 +37,5 @@ while [ $i -le $RUNS ]; do
 	i=$((i + 1))
 done
 echo $RUNS >runs
+echo "$PROBES" >probes
 [ ! -e failed ]
