@@ -198,27 +198,25 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
  * that run for every vCPU entry, fault or iterator step and feed none of it. Read from the two
  * files, family by family:
  *
- *   kvmwalk_walks_total (by callback), kvmwalk_trigger_seconds_total of
- *     kvm_pgtable_walk, kvmwalk_measured_seconds_total (walks at depth 0)  kvm_pgtable_walk
- *   kvmwalk_visits_total, and the rule kvmwalk_split_visits_nothing         stage2_split_walker
- *   kvmwalk_unmap_{calls,empty_calls,leaves_cleared}_total,
- *     kvmwalk_unmap_tlb_flush{es,_seconds}_total (empty="true": the unmap
- *     cleared no leaf), kvmwalk_nested_unmap_unmap_calls_total             kvm_pgtable_stage2_unmap
- *                                                                          + stage2_unmap_walker
- *   kvmwalk_tlb_flushes_total by call (unmap, wrprotect, split: the range
- *     operation in flight), durations of both flush functions             kvm_tlb_flush_vmid_range,
- *                                                                          __kvm_tlb_flush_vmid_range,
- *                                                                          the three stage2 ops
- *   kvmwalk_trigger_seconds_total of kvm_pgtable_stage2_split|unmap       those two
- *   kvmwalk_nested_unmap{s,_seconds,_tlb_flush*}_total                    kvm_nested_s2_unmap
- *   durations of tdp_mmu_zap_leafs|kvm_tdp_mmu_unmap_gfn_range|
- *     kvm_tdp_mmu_zap_leafs, kvmwalk_zap_range_pages_total                those three
- *   kvmwalk_zap_leaves_zapped_total                                       kvm_tdp_mmu_spte_changed
- *   kvmwalk_fast_page_faults_total, trigger_seconds of fast_page_fault     fast_page_fault
- *   kvmwalk_trigger_calls_total{function="kvm_vm_ioctl",ioctl=~dirty log}  kvm_vm_ioctl
- *   the trigger label of every walk: ioctl, mmu_notifier, vm_teardown      kvm_vm_ioctl,
- *                                                                          ..._invalidate_range_start,
- *                                                                          kvm_mmu_notifier_release
+ *   kvm_pgtable_walk: kvmwalk_walks_total by callback, its trigger_seconds_total, and
+ *     kvmwalk_measured_seconds_total (walks at depth 0)
+ *   stage2_split_walker: kvmwalk_visits_total, the rule's kvmwalk_split_visits_nothing ratio
+ *   stage2_unmap_walker: its visits, and which kvm_pgtable_stage2_unmap calls cleared no leaf:
+ *     kvmwalk_unmap_{empty_calls,leaves_cleared}_total, empty="true" of
+ *     kvmwalk_unmap_tlb_flush{es,_seconds}_total and of the kvmwalk_nested_unmap_* families
+ *   kvm_pgtable_stage2_unmap: kvmwalk_unmap_calls_total and those above; its duration, and
+ *     its trigger_seconds_total with kvm_pgtable_stage2_split's
+ *   kvm_pgtable_stage2_split, kvm_pgtable_stage2_wrprotect: the call= label of
+ *     kvmwalk_tlb_flushes_total (the range operation a flush runs in)
+ *   kvm_tlb_flush_vmid_range, __kvm_tlb_flush_vmid_range: every flush family, their durations
+ *   kvm_nested_s2_unmap: kvmwalk_nested_unmap{s,_seconds,_tlb_flush*}_total
+ *   tdp_mmu_zap_leafs, kvm_tdp_mmu_unmap_gfn_range, kvm_tdp_mmu_zap_leafs: their durations,
+ *     kvmwalk_zap_range_pages_total; the first also trigger_seconds and measured time
+ *   kvm_tdp_mmu_spte_changed: kvmwalk_zap_leaves_zapped_total
+ *   fast_page_fault: kvmwalk_fast_page_faults_total, its trigger_seconds, measured time
+ *   kvm_vm_ioctl: kvmwalk_trigger_calls_total{function="kvm_vm_ioctl",ioctl=~"..._DIRTY_LOG"}
+ *   kvm_vm_ioctl, kvm_mmu_notifier_invalidate_range_start, kvm_mmu_notifier_release: the
+ *     trigger label (ioctl, mmu_notifier, vm_teardown) of the walks, zaps and flushes
  *
  * The two notifier probes also make the walks inside them cheaper: their trigger and callback
  * rows wait in the task and are added once per context (a teardown's millions of 1 GiB walks
@@ -340,10 +338,9 @@ int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, si
 				m.probes |= KW_PROBES_ALL;
 				all = true;
 			} else {
-				snprintf(err, errlen,
-					 "--probe: no probe or set named '%.*s' (see `kvmwalk probes`; "
-					 "sets: " KW_PROBE_SET_CHEAP ", " KW_PROBE_SET_ALL ")",
-					 (int)n, p);
+				snprintf(err, errlen, "--probe: no probe or set named '%.*s' (see "
+					 "`kvmwalk probes`; sets: " KW_PROBE_SET_CHEAP ", "
+					 KW_PROBE_SET_ALL ")", (int)n, p);
 				return -EINVAL;
 			}
 		}

@@ -109,6 +109,7 @@ static void test_dashboard_functions(void)
 			return;
 		for (char *p = text; (p = strstr(p, "function="));) {
 			char *v, *end;
+			int id;
 
 			p += strlen("function=");
 			if (*p == '~')
@@ -124,14 +125,13 @@ static void test_dashboard_functions(void)
 				char name[64];
 
 				snprintf(name, sizeof(name), "%.*s", (int)n, v);
-				if (name[0] != '$') {
-					int id = kw_probe_by_name(name);
-
-					named++;
-					if (ASSERT_TRUE(id >= 0, name))
-						ASSERT_TRUE(kw_probes_cheap & KW_PROBE_BIT(id), name);
-				}
 				v += n + (v[n] == '|');
+				if (name[0] == '$')
+					continue;
+				named++;
+				id = kw_probe_by_name(name);
+				if (ASSERT_TRUE(id >= 0, name))
+					ASSERT_TRUE(kw_probes_cheap & KW_PROBE_BIT(id), name);
 			}
 		}
 		free(text);
@@ -211,8 +211,9 @@ static void test_dashboard_families(void)
 			if (!kw_probe_in_arch(p, archs[a]))
 				continue;
 			snprintf(line, sizeof(line),
-				 "kvmwalk_probe_info{function=\"%s\",mechanism=\"off\",target=\"%s\","
-				 "reason=\"not in the cheap set (--probe all attaches it)\"} 1\n",
+				 "kvmwalk_probe_info{function=\"%s\",mechanism=\"off\","
+				 "target=\"%s\",reason=\"not in the cheap set (--probe all "
+				 "attaches it)\"} 1\n",
 				 kw_probes[p].name, kw_probes[p].name);
 			ASSERT_TRUE(strstr(expo[a], line), line);
 			snprintf(series, sizeof(series), "{function=\"%s\"", kw_probes[p].name);
