@@ -2,10 +2,10 @@
 # Issue 6 part 3: every kvmwalk-load scenario with and without kvmwalk attached, alternating in
 # this one boot (odd runs without first, even runs with first, so drift cancels). check computes
 # the ratio of phase times and each recording's ns per BPF program run; docs/performance.md.
-# --env KW_OVERHEAD_PROBES=cheap records with that probe set (serve's default) instead of every
+# --env OVERHEAD_PROBES=cheap records with that probe set (serve's default) instead of every
 # probe (record's): `record --probe cheap`.
 RUNS=${KW_OVERHEAD_RUNS:-3}
-PROBES=${KW_OVERHEAD_PROBES:-all}
+PROBES=${OVERHEAD_PROBES:-all}
 args() {
 	case $1 in
 	split) echo "--backing=thp --eager-split=2M" ;;
