@@ -226,8 +226,10 @@ static void plan_probe(struct loader *l, int i, bool *ioctl_tp)
 
 	if (!wanted(&l->opts, i)) {
 		set_plan(pl, KW_MECH_OFF, pp->func, "%s",
-			 l->opts.visits ? "not selected (--probe)"
-					: "per-entry callback left out (--no-visits)");
+			 !(l->opts.probes & KW_PROBE_BIT(i))
+				 ? (l->opts.cheap ? "not in the cheap set (--probe all attaches it)"
+						  : "not selected (--probe)")
+				 : "per-entry callback left out (--no-visits)");
 		return;
 	}
 	if (i == KW_P_VCPU_IOCTL && *ioctl_tp) {
@@ -765,8 +767,8 @@ struct loader *loader__new(const struct loader_opts *opts, int *exit_code)
 	libbpf_set_print(libbpf_print);
 
 	/* --probe: every name must be a probe of this arch (a typo must not record nothing). */
-	for (int i = 0; opts->probes_required && i < KW_NR_PROBES; i++) {
-		if (!(opts->probes & KW_PROBE_BIT(i)) || kw_probe_in_arch(i, arch))
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		if (!(opts->required & KW_PROBE_BIT(i)) || kw_probe_in_arch(i, arch))
 			continue;
 		fprintf(stderr,
 			"kvmwalk: requested probe %s does not exist on %s (see kvmwalk probes)\n",
@@ -867,9 +869,9 @@ struct loader *loader__open(const struct loader_opts *opts, int *exit_code)
 	if (ufuncs_required(l, exit_code))
 		goto fail;
 	/* --probe: every named probe must be attached. */
-	for (int i = 0; opts->probes_required && i < KW_NR_PROBES; i++) {
-		if (!kw_probe_in_arch(i, kw_host_arch()) || !wanted(opts, i) ||
-		    l->plan[i].mech != KW_MECH_UNAVAILABLE)
+	for (int i = 0; i < KW_NR_PROBES; i++) {
+		if (!(opts->required & KW_PROBE_BIT(i)) || !kw_probe_in_arch(i, kw_host_arch()) ||
+		    !wanted(opts, i) || l->plan[i].mech != KW_MECH_UNAVAILABLE)
 			continue;
 		fprintf(stderr, "kvmwalk: requested probe %s is unavailable: %s\n",
 			kw_probes[i].name, l->plan[i].reason);

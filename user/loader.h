@@ -29,8 +29,9 @@ struct loader_opts {
 	__u32 pids[KW_MAX_PIDS]; /* --pid: only these processes (tgids) */
 	__u32 npids;		 /* 0: every task */
 	bool visits;		 /* per-entry callback probes */
-	kw_probe_mask probes;	 /* the probes to attach: KW_PROBES_ALL, or those of --probe */
-	bool probes_required;	 /* --probe: each of them must attach (else KW_EXIT_NOFUNC) */
+	kw_probe_mask probes;	 /* the probes to attach: KW_PROBES_ALL, cheap, or --probe's */
+	kw_probe_mask required;	 /* named in --probe: each must attach (else KW_EXIT_NOFUNC) */
+	bool cheap;		 /* probes is the cheap set (probes.c): the others are off for it */
 	bool verbose;		 /* libbpf's messages */
 	/*
 	 * record: a process that exits keeps its own trigger rows (user space holds them), up to

@@ -18,8 +18,12 @@ static const struct argp_option options[] = {
 	  .doc = "auto (default): fentry/fexit where an attach test passes, else kprobe, else a "
 		 "tracepoint; fentry or kprobe: only that mechanism" },
 	{ .name = "probe", .key = OPT_PROBE, .arg = "LIST",
-	  .doc = "only these probes (comma-separated names from `kvmwalk probes`); exit 6 if one "
-		 "cannot be attached" },
+	  .doc = "only these probes: comma-separated names from `kvmwalk probes` (exit 6 if one "
+		 "cannot be attached) and sets: all (record's and top's default), cheap (serve's "
+		 "default: what dashboards/ reads, without the probes that run per KVM_RUN, per "
+		 "fault or per TDP iterator step; its --help says which). A set's probes that this "
+		 "kernel lacks are unavailable, not an error; probes left out show as off" },
+	{ .name = "probes", .key = OPT_PROBE, .flags = OPTION_ALIAS },
 	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
 	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
 		 "comma-separated or in several --pid, at most 64; each must exist when kvmwalk "
@@ -40,12 +44,14 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct loader_opts *lo = state->input;
+	struct kw_probe_sel sel;
 	char err[160];
 
 	switch (key) {
 	case ARGP_KEY_INIT:
+		/* lo->cheap: the parent's default, set in its ARGP_KEY_INIT (probe_opts.h) */
 		lo->attach = KW_ATTACH_AUTO;
-		lo->probes = KW_PROBES_ALL;
+		lo->probes = lo->cheap ? kw_probes_cheap : KW_PROBES_ALL;
 		lo->visits = true;
 		break;
 	case OPT_ATTACH:
@@ -55,9 +61,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PROBE:
 		/* A misspelt name must not silently record nothing. */
-		if (kw_probe_mask_parse(arg, &lo->probes, err, sizeof(err)))
+		if (kw_probe_sel_parse(arg, &sel, err, sizeof(err)))
 			argp_error(state, "%s", err);
-		lo->probes_required = true;
+		lo->probes = sel.probes;
+		lo->required = sel.named;
+		lo->cheap = sel.cheap;
 		break;
 	case 'p':
 		if (kw_pids_parse(arg, lo->pids, &lo->npids, err, sizeof(err)))

@@ -8,7 +8,8 @@
  *		state->child_inputs[0] = &opts->lo;
  *
  * The child sets the defaults (--attach auto, every probe, visits on) before any option is
- * parsed.
+ * parsed. A parent whose default is the cheap set (serve) also sets opts->lo.cheap = true
+ * there: its ARGP_KEY_INIT runs before the child's.
  */
 #ifndef KW_PROBE_OPTS_H
 #define KW_PROBE_OPTS_H

@@ -192,6 +192,61 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 	},
 };
 
+/*
+ * The cheap set, `kvmwalk serve`'s default (record and top attach every probe): what the
+ * dashboard and the rules read (dashboards/kvmwalk.json, kvmwalk.rules.yml), without the probes
+ * that run for every vCPU entry, fault or iterator step and feed none of it. Read from the two
+ * files, family by family:
+ *
+ *   kvm_pgtable_walk: kvmwalk_walks_total by callback, its trigger_seconds_total, and
+ *     kvmwalk_measured_seconds_total (walks at depth 0)
+ *   stage2_split_walker: kvmwalk_visits_total, the rule's kvmwalk_split_visits_nothing ratio
+ *   stage2_unmap_walker: its visits, and which kvm_pgtable_stage2_unmap calls cleared no leaf:
+ *     kvmwalk_unmap_{empty_calls,leaves_cleared}_total, empty="true" of
+ *     kvmwalk_unmap_tlb_flush{es,_seconds}_total and of the kvmwalk_nested_unmap_* families
+ *   kvm_pgtable_stage2_unmap: kvmwalk_unmap_calls_total and those above; its duration, and
+ *     its trigger_seconds_total with kvm_pgtable_stage2_split's
+ *   kvm_pgtable_stage2_split, kvm_pgtable_stage2_wrprotect: the call= label of
+ *     kvmwalk_tlb_flushes_total (the range operation a flush runs in)
+ *   kvm_tlb_flush_vmid_range, __kvm_tlb_flush_vmid_range: every flush family, their durations
+ *   kvm_nested_s2_unmap: kvmwalk_nested_unmap{s,_seconds,_tlb_flush*}_total
+ *   tdp_mmu_zap_leafs, kvm_tdp_mmu_unmap_gfn_range, kvm_tdp_mmu_zap_leafs: their durations,
+ *     kvmwalk_zap_range_pages_total; the first also trigger_seconds and measured time
+ *   kvm_tdp_mmu_spte_changed: kvmwalk_zap_leaves_zapped_total
+ *   fast_page_fault: kvmwalk_fast_page_faults_total, its trigger_seconds, measured time
+ *   kvm_vm_ioctl: kvmwalk_trigger_calls_total{function="kvm_vm_ioctl",ioctl=~"..._DIRTY_LOG"}
+ *   kvm_vm_ioctl, kvm_mmu_notifier_invalidate_range_start, kvm_mmu_notifier_release: the
+ *     trigger label (ioctl, mmu_notifier, vm_teardown) of the walks, zaps and flushes
+ *
+ * The two notifier probes also make the walks inside them cheaper: their trigger and callback
+ * rows wait in the task and are added once per context (a teardown's millions of 1 GiB walks
+ * are one row update). The per-entry visit probes stay: a visit is one task-storage access and
+ * an increment since the visit fold (docs/performance.md, "Issue 18"). The rest of the
+ * families (build, kernel and probe info, drops, BPF run time) need no probe.
+ *
+ * Left out, each costing on every call of something frequent, none read by a panel or rule
+ * other than the by-function panels, which show whatever functions are attached:
+ *   - kvm_vcpu_ioctl: one timed call per KVM_RUN (and per other vCPU ioctl). Its only reader
+ *     would be the trigger label ioctl="KVM_RUN" of walks a vCPU ioctl makes outside a fault.
+ *   - guest_fault: one timed call per vCPU fault. Walks and fast faults inside a fault then
+ *     count under trigger="other", not "vcpu_fault"; their calls, time and visits are whole.
+ *   - mmu_lock_wait: raw tracepoints on every contended lock of the kernel; nothing exports it
+ *     yet (the dashboard's mmu_lock panel is text), and it counts only inside guest_fault.
+ *   - tdp_iter_next: one task-storage lookup per iterator step of every TDP MMU walk, faults
+ *     included; it feeds kvmwalk_zap_4k_visits_total and kvmwalk_zap_yields_total only, which
+ *     no panel or rule reads (the empty-zap signal they show is
+ *     kvmwalk_zap_leaves_zapped_total over kvmwalk_zap_range_pages_total).
+ *   - kvm_tdp_mmu_clear_dirty_pt_masked: one timed call per 64-page word of every dirty-log
+ *     clear; only its own by-function series.
+ * A probe left out is planned "off", with "not in the cheap set" as its reason: in
+ * `kvmwalk probes`, a recording's plan and kvmwalk_probe_info's reason label, never as zero
+ * series. `--probe all` attaches everything, `--probe cheap,tdp_iter_next` adds one.
+ */
+const kw_probe_mask kw_probes_cheap =
+	KW_PROBES_ALL & ~(KW_PROBE_BIT(KW_P_VCPU_IOCTL) | KW_PROBE_BIT(KW_P_GUEST_FAULT) |
+			  KW_PROBE_BIT(KW_P_MMU_LOCK) | KW_PROBE_BIT(KW_P_TDP_ITER_NEXT) |
+			  KW_PROBE_BIT(KW_P_TDP_CLEAR_DIRTY));
+
 const char *const kw_attach_names[KW_NR_ATTACH] = {
 	[KW_ATTACH_AUTO] = "auto",
 	[KW_ATTACH_FENTRY] = "fentry",
@@ -260,9 +315,10 @@ int kw_probe_of_prog(const char *prog)
 	return -1;
 }
 
-int kw_probe_mask_parse(const char *list, kw_probe_mask *mask, char *err, size_t errlen)
+int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, size_t errlen)
 {
-	kw_probe_mask m = 0;
+	struct kw_probe_sel m = {};
+	bool all = false;
 
 	for (const char *p = list; *p;) {
 		size_t n = strcspn(p, ",");
@@ -272,17 +328,26 @@ int kw_probe_mask_parse(const char *list, kw_probe_mask *mask, char *err, size_t
 		if (n) {
 			snprintf(name, sizeof(name), "%.*s", (int)n, p);
 			id = n < sizeof(name) ? kw_probe_by_name(name) : -1;
-			if (id < 0) {
-				snprintf(err, errlen,
-					 "--probe: no probe named '%.*s' (see `kvmwalk probes`)",
-					 (int)n, p);
+			if (id >= 0) {
+				m.probes |= KW_PROBE_BIT(id);
+				m.named |= KW_PROBE_BIT(id);
+			} else if (!strcmp(name, KW_PROBE_SET_CHEAP)) {
+				m.probes |= kw_probes_cheap;
+				m.cheap = true;
+			} else if (!strcmp(name, KW_PROBE_SET_ALL)) {
+				m.probes |= KW_PROBES_ALL;
+				all = true;
+			} else {
+				snprintf(err, errlen, "--probe: no probe or set named '%.*s' (see "
+					 "`kvmwalk probes`; sets: " KW_PROBE_SET_CHEAP ", "
+					 KW_PROBE_SET_ALL ")", (int)n, p);
 				return -EINVAL;
 			}
-			m |= KW_PROBE_BIT(id);
 		}
 		p += n + (p[n] == ',');
 	}
-	*mask = m;
+	m.cheap = m.cheap && !all;
+	*sel = m;
 	return 0;
 }
 

@@ -86,10 +86,26 @@ typedef unsigned long long kw_probe_mask;
 _Static_assert(KW_NR_PROBES < 64, "kw_probe_mask holds every probe");
 
 /*
- * --probe LIST: comma-separated probe names into *mask. Returns 0, or -EINVAL with the unknown
- * name in a one-line message in err (*mask unchanged).
+ * The named probe sets --probe takes besides probe names: "all", and "cheap", serve's default
+ * (its definition and the reasoning behind it are in probes.c). A set holds the probes of both
+ * arches; the loader plans only this arch's.
  */
-int kw_probe_mask_parse(const char *list, kw_probe_mask *mask, char *err, size_t errlen);
+extern const kw_probe_mask kw_probes_cheap;
+#define KW_PROBE_SET_CHEAP "cheap"
+#define KW_PROBE_SET_ALL "all"
+
+/* What --probe LIST selects. */
+struct kw_probe_sel {
+	kw_probe_mask probes; /* to attach: the probes named and the sets' */
+	kw_probe_mask named;  /* the probes named one by one: each must attach */
+	bool cheap;	      /* the list named the cheap set and not all */
+};
+
+/*
+ * --probe LIST: comma-separated probe names and set names into *sel. Returns 0, or -EINVAL with
+ * the unknown name in a one-line message in err (*sel unchanged).
+ */
+int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, size_t errlen);
 
 /*
  * The program named by one of libbpf's log lines "prog 'NAME': failed to load: ...", the

@@ -232,15 +232,20 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 
 	family(f, "kvmwalk_probe_info", "gauge",
 	       "Always 1; how each probe is attached: fentry, kprobe, tracepoint, unavailable or "
-	       "off. target is the kernel function or tracepoint actually used.");
+	       "off. target is the kernel function or tracepoint actually used; reason, for a "
+	       "probe not attached, why (off: not in the cheap set, not selected, --no-visits).");
 	for (int p = 0; p < KW_NR_PROBES; p++) {
+		bool why = !kw_plan_attached(&r->plan[p]) && r->plan[p].reason[0];
+
 		if (!in_arch(r, p))
 			continue;
+		/* the reason only where there is one: an attached probe's is empty */
 		put_u64(f, "kvmwalk_probe_info",
 			(const char *const[]){ "function", kw_probes[p].name, "mechanism",
 					       r->plan[p].mech ? kw_mech_name(r->plan[p].mech)
 							       : "unknown",
-					       "target", r->plan[p].func, NULL },
+					       "target", r->plan[p].func, why ? "reason" : NULL,
+					       r->plan[p].reason, NULL },
 			1);
 		n += kw_plan_attached(&r->plan[p]);
 	}

@@ -154,6 +154,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->lo;
+		o->lo.cheap = true; /* the default probe set: before the child's ARGP_KEY_INIT */
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -185,10 +186,24 @@ static const struct argp argp = {
 	       "kernel.unprivileged_bpf_disabled set, reading the maps needs CAP_BPF on every call, "
 	       "so that one capability is kept (and reported). The HTTP server accepts GET and HEAD "
 	       "only, at most 16 connections (8 per address), 16 KiB of request and 10 s per "
-	       "connection."
+	       "connection.\n\n"
+	       "Probes: by default the cheap set (--probe cheap), meant to stay on: every probe "
+	       "that feeds a panel or rule of dashboards/ (walks and their callbacks, split and "
+	       "unmap visits, unmaps, range TLB flushes, nested unmaps, TDP zaps and their leaves, "
+	       "fast page faults, VM ioctls, MMU-notifier invalidations and teardowns). Left out, "
+	       "as each runs on every call of something frequent and feeds no panel or rule: "
+	       "kvm_vcpu_ioctl (every KVM_RUN), guest_fault (every vCPU fault: walks and fast "
+	       "faults inside one count under trigger=\"other\"), mmu_lock_wait (every contended "
+	       "lock of the kernel; not exported yet), tdp_iter_next (every TDP MMU iterator step: "
+	       "kvmwalk_zap_4k_visits_total, kvmwalk_zap_yields_total) and "
+	       "kvm_tdp_mmu_clear_dirty_pt_masked (every 64-page word of a dirty-log clear). They "
+	       "are served as kvmwalk_probe_info{mechanism=\"off\",reason=\"not in the cheap "
+	       "set ...\"}, with no series. --probe all attaches every probe, as record does; "
+	       "--probe cheap,tdp_iter_next adds one."
 	       "\vExamples:\n"
 	       "  kvmwalk serve\n"
 	       "  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n"
+	       "  kvmwalk serve --probe all        # every probe, as record attaches\n"
 	       "  kvmwalk serve --interval 15 \\\n"
 	       "      --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom\n"
 	       "  curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"

@@ -37,6 +37,56 @@ static const struct argp parent_argp = {
 	.children = kw_probe_children,
 };
 
+/* A parent whose default is the cheap set, as serve: it says so before the child's INIT. */
+static error_t parse_cheap_parent(int key, char *arg, struct argp_state *state)
+{
+	struct parent *p = state->input;
+
+	if (key == ARGP_KEY_INIT)
+		p->lo.cheap = true;
+	return parse_parent(key, arg, state);
+}
+
+static const struct argp cheap_parent_argp = {
+	.options = parent_options,
+	.parser = parse_cheap_parent,
+	.children = kw_probe_children,
+};
+
+static void test_sets(void)
+{
+	struct parent p = {};
+	char *none[] = { "kvmwalk test", NULL };
+	char *cheap[] = { "kvmwalk test", "--probe", "cheap", NULL };
+	char *alias[] = { "kvmwalk test", "--probes=cheap,tdp_iter_next", NULL };
+	char *all[] = { "kvmwalk test", "--probe", "all", NULL };
+	char *name[] = { "kvmwalk test", "--probe", "kvm_vm_ioctl", NULL };
+
+	ASSERT_EQ(argp_parse(&parent_argp, 3, cheap, ARGP_NO_EXIT, NULL, &p), 0, "--probe cheap");
+	ASSERT_EQ(p.lo.probes, kw_probes_cheap, "the cheap set");
+	ASSERT_TRUE(p.lo.cheap, "said so");
+	ASSERT_EQ(p.lo.required, 0, "a set requires nothing");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&parent_argp, 2, alias, ARGP_NO_EXIT, NULL, &p), 0, "--probes alias");
+	ASSERT_EQ(p.lo.probes, kw_probes_cheap | KW_PROBE_BIT(KW_P_TDP_ITER_NEXT), "set plus one");
+	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_TDP_ITER_NEXT), "the one required");
+
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&cheap_parent_argp, 1, none, ARGP_NO_EXIT, NULL, &p), 0, "serve-like");
+	ASSERT_EQ(p.lo.probes, kw_probes_cheap, "its default: the cheap set");
+	ASSERT_TRUE(p.lo.cheap, "said so");
+	ASSERT_EQ(p.lo.required, 0, "nothing required");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&cheap_parent_argp, 3, all, ARGP_NO_EXIT, NULL, &p), 0, "--probe all");
+	ASSERT_EQ(p.lo.probes, KW_PROBES_ALL, "every probe");
+	ASSERT_FALSE(p.lo.cheap, "not the cheap set");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&cheap_parent_argp, 3, name, ARGP_NO_EXIT, NULL, &p), 0, "a name");
+	ASSERT_EQ(p.lo.probes, KW_PROBE_BIT(KW_P_VM_IOCTL), "only it");
+	ASSERT_FALSE(p.lo.cheap, "the set replaced");
+	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_VM_IOCTL), "required");
+}
+
 void test_probe_opts(void)
 {
 	struct parent p = {};
@@ -47,7 +97,8 @@ void test_probe_opts(void)
 	ASSERT_EQ(argp_parse(&parent_argp, 1, none, ARGP_NO_EXIT, NULL, &p), 0, "no options");
 	ASSERT_EQ(p.lo.attach, KW_ATTACH_AUTO, "default attach");
 	ASSERT_EQ(p.lo.probes, KW_PROBES_ALL, "default: every probe");
-	ASSERT_FALSE(p.lo.probes_required, "none required");
+	ASSERT_EQ(p.lo.required, 0, "none required");
+	ASSERT_FALSE(p.lo.cheap, "not the cheap set");
 	ASSERT_TRUE(p.lo.visits, "visits on");
 	ASSERT_FALSE(p.lo.verbose, "quiet");
 	ASSERT_EQ(p.lo.npids, 0, "every task");
@@ -57,10 +108,11 @@ void test_probe_opts(void)
 	ASSERT_EQ(p.lo.attach, KW_ATTACH_KPROBE, "--attach");
 	ASSERT_EQ(p.lo.probes, KW_PROBE_BIT(KW_P_FAST_PF) | KW_PROBE_BIT(KW_P_GUEST_FAULT),
 		  "--probe");
-	ASSERT_TRUE(p.lo.probes_required, "--probe requires");
+	ASSERT_EQ(p.lo.required, p.lo.probes, "--probe requires the names");
 	ASSERT_FALSE(p.lo.visits, "--no-visits");
 	ASSERT_TRUE(p.lo.verbose, "-v");
 	ASSERT_EQ(p.lo.npids, 1, "--pid");
 	ASSERT_EQ(p.lo.pids[0], getpid(), "--pid value");
 	ASSERT_EQ(p.other, 1, "the parent's option");
+	test_sets();
 }

@@ -56,23 +56,27 @@ static void test_names(void)
 
 static void test_mask(void)
 {
-	kw_probe_mask m = 42;
+	struct kw_probe_sel m = { 42, 42, false };
 	char err[160] = "";
 
-	ASSERT_EQ(kw_probe_mask_parse("fast_page_fault,kvm_vm_ioctl", &m, err, sizeof(err)), 0,
+	ASSERT_EQ(kw_probe_sel_parse("fast_page_fault,kvm_vm_ioctl", &m, err, sizeof(err)), 0,
 		  "two names");
-	ASSERT_EQ(m, KW_PROBE_BIT(KW_P_FAST_PF) | KW_PROBE_BIT(KW_P_VM_IOCTL), "their bits");
-	ASSERT_EQ(kw_probe_mask_parse("guest_fault,,guest_fault", &m, err, sizeof(err)), 0,
+	ASSERT_EQ(m.probes, KW_PROBE_BIT(KW_P_FAST_PF) | KW_PROBE_BIT(KW_P_VM_IOCTL), "their bits");
+	ASSERT_EQ(m.named, m.probes, "both required");
+	ASSERT_FALSE(m.cheap, "no set");
+	ASSERT_EQ(kw_probe_sel_parse("guest_fault,,guest_fault", &m, err, sizeof(err)), 0,
 		  "empty item, twice");
-	ASSERT_EQ(m, KW_PROBE_BIT(KW_P_GUEST_FAULT), "one bit");
-	ASSERT_EQ(kw_probe_mask_parse("", &m, err, sizeof(err)), 0, "empty list");
-	ASSERT_EQ(m, 0, "no probe");
-	m = 42;
-	ASSERT_EQ(kw_probe_mask_parse("kvm_vm_ioctl,kvm_vm_ioct", &m, err, sizeof(err)), -EINVAL,
+	ASSERT_EQ(m.probes, KW_PROBE_BIT(KW_P_GUEST_FAULT), "one bit");
+	ASSERT_EQ(kw_probe_sel_parse("", &m, err, sizeof(err)), 0, "empty list");
+	ASSERT_EQ(m.probes, 0, "no probe");
+	m.probes = 42;
+	ASSERT_EQ(kw_probe_sel_parse("kvm_vm_ioctl,kvm_vm_ioct", &m, err, sizeof(err)), -EINVAL,
 		  "a prefix is no name");
-	ASSERT_STREQ(err, "--probe: no probe named 'kvm_vm_ioct' (see `kvmwalk probes`)",
+	ASSERT_STREQ(err,
+		     "--probe: no probe or set named 'kvm_vm_ioct' (see `kvmwalk probes`; sets: "
+		     "cheap, all)",
 		     "message");
-	ASSERT_EQ(m, 42, "unchanged on error");
+	ASSERT_EQ(m.probes, 42, "unchanged on error");
 	ASSERT_TRUE(KW_PROBES_ALL & KW_PROBE_BIT(KW_NR_PROBES - 1), "all has the last");
 	ASSERT_FALSE(KW_PROBES_ALL & KW_PROBE_BIT(KW_NR_PROBES), "and no more");
 }

@@ -31,6 +31,8 @@ static void fill_arm64(struct kw_recording *r)
 	fill_common(r, "arm64");
 	snprintf(r->meta.kvm_mode, sizeof(r->meta.kvm_mode), "vhe");
 	r->plan[KW_P_HYP_FLUSH_RANGE].mech = KW_MECH_UNAVAILABLE;
+	snprintf(r->plan[KW_P_HYP_FLUSH_RANGE].reason, sizeof(r->plan[0].reason),
+		 "not in this kernel (/proc/kallsyms): absent or \"inlined\"");
 	r->plan[KW_P_S2_WRPROTECT].mech = KW_MECH_KPROBE;
 	snprintf(r->plan[KW_P_GUEST_FAULT].func, sizeof(r->plan[0].func), "kvm_handle_guest_abort");
 
@@ -134,6 +136,16 @@ static void fill_x86(struct kw_recording *r)
 	snprintf(r->meta.kvm_mode, sizeof(r->meta.kvm_mode), "tdp");
 	r->plan[KW_P_SPTE_CHANGED].mech = KW_MECH_TRACEPOINT;
 	r->plan[KW_P_TDP_ZAP_LEAFS_ALL].mech = KW_MECH_OFF;
+	snprintf(r->plan[KW_P_TDP_ZAP_LEAFS_ALL].reason, sizeof(r->plan[0].reason),
+		 "not selected (--probe)");
+	/* serve's default, the cheap set, leaves it out (the reason is the loader's) */
+	r->plan[KW_P_MMU_LOCK].mech = KW_MECH_OFF;
+	snprintf(r->plan[KW_P_MMU_LOCK].reason, sizeof(r->plan[0].reason),
+		 "not in the cheap set (--probe all attaches it)");
+	/* an attached probe's reason (why not fentry) is not served */
+	r->plan[KW_P_VCPU_IOCTL].mech = KW_MECH_KPROBE;
+	snprintf(r->plan[KW_P_VCPU_IOCTL].reason, sizeof(r->plan[0].reason),
+		 "fentry: attach test failed");
 	f = &r->funcs[KW_P_TDP_ZAP_LEAFS];
 	for (int i = 0; i < 100; i++) {
 		kw_hist_add(&f->dur, 500 + 100 * i);

@@ -2,7 +2,12 @@
 # Issue 6 part 3: every kvmwalk-load scenario with and without kvmwalk attached, alternating in
 # this one boot (odd runs without first, even runs with first, so drift cancels). check computes
 # the ratio of phase times and each recording's ns per BPF program run; docs/performance.md.
-RUNS=${KW_OVERHEAD_RUNS:-3}
+# --env OVERHEAD_PROBES=cheap records with that probe set (serve's default) instead of every
+# probe (record's), `record --probe cheap`; OVERHEAD_PROBES=all:cheap (sets separated by ':')
+# records with each in turn, alternating with the run without in the same boot. --env
+# OVERHEAD_RUNS=N: N runs (default 3).
+RUNS=${OVERHEAD_RUNS:-${KW_OVERHEAD_RUNS:-3}}
+PROBES=$(echo "${OVERHEAD_PROBES:-all}" | tr : ' ')
 args() {
 	case $1 in
 	split) echo "--backing=thp --eager-split=2M" ;;
@@ -16,22 +21,24 @@ base() {
 		--json=$1-base-$2.json >/dev/null 2>>base.err || echo "$1 base $2" >>failed
 }
 with() {
-	kvmwalk record -o $1-rec-$2.json -- kvmwalk-load --scenario=$1 --vcpus=2 --mem=8M \
-		--iterations=2 $(args $1) --json=$1-kw-$2.json >/dev/null 2>>record.err ||
-		echo "$1 kvmwalk $2" >>failed
+	kvmwalk record --probe "$3" -o $1-rec-$3-$2.json -- kvmwalk-load --scenario=$1 --vcpus=2 \
+		--mem=8M --iterations=2 $(args $1) --json=$1-kw-$3-$2.json >/dev/null 2>>record.err ||
+		echo "$1 kvmwalk $3 $2" >>failed
 }
+rev() { for w in "$@"; do r="$w $r"; done; echo $r; unset r; }
 i=1
 while [ $i -le $RUNS ]; do
 	for s in split empty-unmap clear invalidate wrprotect-fault; do
 		if [ $((i % 2)) = 1 ]; then
 			base $s $i
-			with $s $i
+			for p in $PROBES; do with $s $i $p; done
 		else
-			with $s $i
+			for p in $(rev $PROBES); do with $s $i $p; done
 			base $s $i
 		fi
 	done
 	i=$((i + 1))
 done
 echo $RUNS >runs
+echo $PROBES >probes
 [ ! -e failed ]
