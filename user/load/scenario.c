@@ -535,6 +535,25 @@ static int run_empty_unmap(struct ctx *c)
 
 #ifdef __aarch64__
 /*
+ * The phase "teardown": closes the VM (c->vm is NULL after), timed. Returns the phase for the
+ * caller's counts, NULL when out of memory (the VM is then still open).
+ */
+static struct load_phase *teardown(struct ctx *c)
+{
+	struct load_phase *p = phase(c, "teardown", 0);
+	uint64_t t0;
+
+	if (!p)
+		return NULL;
+	progress(c, "teardown", 0);
+	t0 = now_ns();
+	vm__close(c->vm);
+	phase_end(p, t0);
+	c->vm = NULL;
+	return p;
+}
+
+/*
  * nested-unmap (a host in kvm-arm.mode=nested): each vCPU, created with EL2, starts at vEL2
  * and ERETs once to vEL1 with VTTBR_EL2's VMID = its id + 1 and stage 2 off. Loading vEL1
  * makes KVM pick a nested stage-2 MMU for that VMID (get_s2_mmu_nested): one per vCPU, valid
@@ -593,14 +612,9 @@ static int run_nested_unmap(struct ctx *c)
 	if (err)
 		return err;
 
-	p = phase(c, "teardown", 0);
+	p = teardown(c);
 	if (!p)
 		return -ENOMEM;
-	progress(c, "teardown", 0);
-	t0 = now_ns();
-	vm__close(c->vm);
-	p->wall_ns = now_ns() - t0;
-	c->vm = NULL;
 	counts_set(&p->counts, LC_NESTED_MMUS, at_el1);
 	return 0;
 }
@@ -619,20 +633,14 @@ static int run_nested_unmap(struct ctx *c)
 static int run_teardown(struct ctx *c)
 {
 	struct load_phase *p;
-	uint64_t t0;
 	int err, bits = c->vm->ipa_bits;
 
 	err = touch(c, 0);
 	if (err)
 		return err;
-	p = phase(c, "teardown", 0);
+	p = teardown(c);
 	if (!p)
 		return -ENOMEM;
-	progress(c, "teardown", 0);
-	t0 = now_ns();
-	vm__close(c->vm);
-	phase_end(p, t0);
-	c->vm = NULL;
 	counts_set(&p->counts, LC_IPA_BITS, bits);
 	return 0;
 }
