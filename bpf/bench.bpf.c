@@ -13,6 +13,12 @@
 /* kw.bpf.h declares them; trigger.bpf.c defines them in kvmwalk's own object. */
 const volatile bool kw_filter_pids = false;
 const volatile bool kw_filter_vms = false;
+/* user/bench/probes.c numbers bench_probe's two histograms 0 (duration) and 1 (size). */
+const volatile struct kw_hist_slots kw_hslots = {
+	.dur = { [0 ... KW_NR_PROBES - 1] = KW_NO_HIST },
+	.size = { [0 ... KW_NR_PROBES - 1] = KW_NO_HIST },
+	.cleared = KW_NO_HIST,
+};
 /* The probe index whose statistics the kvmwalk pairs update: a timed probe with a size. */
 const volatile __u32 bench_probe = KW_P_TDP_ZAP_LEAFS;
 /* The size the kvmwalk pairs record on entry, as tdp_mmu_zap_leafs records its gfn range. */
@@ -135,7 +141,7 @@ ENTER int acct_enter(void *ctx)
 	if (!s)
 		return 0;
 	s->calls++;
-	kw_hist_add(&s->size, bench_size);
+	kw_hist_put(kw_hslots.size[bench_probe], bench_size);
 	start = bpf_map_lookup_elem(&bench_start, &zero);
 	if (start)
 		*start = bpf_ktime_get_ns();
@@ -153,7 +159,7 @@ EXIT int acct_exit(void *ctx)
 	if (!s || !start)
 		return 0;
 	ns = bpf_ktime_get_ns() - *start;
-	kw_hist_add(&s->dur, ns);
+	kw_hist_put(kw_hslots.dur[bench_probe], ns);
 	kw_trig_add(bench_probe, NULL, id, ns);
 	return 0;
 }

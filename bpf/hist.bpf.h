@@ -64,6 +64,18 @@ static __always_inline __u32 kw_hist_bucket(__u64 v)
 	return (shift + 1) * KW_HIST_SUB + ((v >> shift) & (KW_HIST_SUB - 1));
 }
 
+/* Counts v, whose bucket b the caller has bounded, in h (count, sum, min and max exact). */
+static __always_inline void kw_hist_count(struct kw_hist *h, __u32 b, __u64 v)
+{
+	h->buckets[b]++;
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+}
+
 /*
  * Not atomic, on purpose: every histogram lives in a per-CPU map, and a BPF program runs with
  * migration disabled, so only a program nesting on the same CPU (one run from NMI, for example)
@@ -82,13 +94,22 @@ static __always_inline void kw_hist_add(struct kw_hist *h, __u64 v)
 	barrier_var(b);
 	if (b >= KW_HIST_NR_BUCKETS)
 		return;
-	h->buckets[b]++;
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
+	kw_hist_count(h, b, v);
+}
+
+/*
+ * The same in a log2 histogram (KW_HIST_LOG2_BUCKETS buckets, bpf/kvmwalk.h): h points to a
+ * map value of KW_HIST_VALUE_SIZE(KW_HIST_LOG2_BUCKETS) bytes, so buckets[] past 64 is not
+ * there, and the bound below is what lets the verifier accept the index.
+ */
+static __always_inline void kw_hist_add_log2(struct kw_hist *h, __u64 v)
+{
+	__u32 b = kw_fls64(v);
+
+	barrier_var(b);
+	if (b >= KW_HIST_LOG2_BUCKETS)
+		return;
+	kw_hist_count(h, b, v);
 }
 
 #endif /* KW_HIST_BPF_H */

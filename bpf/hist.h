@@ -40,4 +40,11 @@ struct kw_hist {
 	__u64 buckets[KW_HIST_NR_BUCKETS];
 };
 
+/*
+ * The log2 kind (struct kw_hist_slots.log2): the same header, then 65 buckets, bucket 0 holding 0
+ * and bucket k holding [2^(k-1), 2^k - 1]. A map value of it is KW_HIST_VALUE_SIZE(65) bytes.
+ */
+#define KW_HIST_LOG2_BUCKETS 65
+#define KW_HIST_VALUE_SIZE(nbuckets) (8 * (4 + (nbuckets)))
+
 #endif /* KW_HIST_ABI_H */

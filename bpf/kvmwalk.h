@@ -43,15 +43,40 @@ enum kw_probe {
 	KW_NR_PROBES,
 };
 
-/* Per-probe statistics, one PERCPU_ARRAY slot per enum kw_probe. */
+/*
+ * Per-probe counts, one PERCPU_ARRAY slot per enum kw_probe. The histograms are not here: they
+ * live in kw_hists, one slot per histogram a probe of this arch attached can produce, numbered by
+ * the loader (struct kw_hist_slots), so a probe that is off, of the other arch, untimed or without
+ * a size costs no histogram memory (issue 18: 8032 bytes per probe and CPU before).
+ */
 struct kw_probe_stats {
 	__u64 calls;   /* entries seen (exits for exit-only probes) */
 	__u64 missed;  /* exits without a recorded entry (attached mid-call, nesting overflow) */
 	__u64 dropped; /* entries that could not be recorded (no memory for the task state) */
 	__u64 errors;  /* calls that returned a negative errno */
-	struct kw_hist dur;  /* ns, entry to exit; inclusive of nested probed calls */
-	struct kw_hist size; /* bytes (arm64 walks), pages (flushes) or gfns (x86 zaps) */
 };
+
+/*
+ * The histogram slots of kw_hists: the loader's numbering, in .rodata (bpf/trigger.bpf.c). A
+ * probe's duration (ns, entry to exit; inclusive of nested probed calls) goes to dur[probe], its
+ * size (bytes of arm64 walks, pages of flushes, gfns of x86 zaps) to size[probe], the valid
+ * leaves cleared per kvm_pgtable_stage2_unmap call to cleared. KW_NO_HIST: not kept.
+ */
+#define KW_NO_HIST 0xff
+#define KW_MAX_HISTS (2 * KW_NR_PROBES + 1)
+
+struct kw_hist_slots {
+	__u8 dur[KW_NR_PROBES];
+	__u8 size[KW_NR_PROBES];
+	__u8 cleared;
+	/*
+	 * Nonzero: the slots hold log2 histograms, struct kw_hist with KW_HIST_LOG2_BUCKETS buckets
+	 * (bucket 0 holds 0, bucket k holds [2^(k-1), 2^k - 1]): 552 bytes instead of 4000. serve
+	 * uses them when it exports log2 buckets (its default), which they give exactly.
+	 */
+	__u8 log2;
+};
+
 
 /* Walker callbacks of kvm_pgtable_walk: key of the `walk_cbs` PERCPU_HASH. */
 struct kw_cb_key {

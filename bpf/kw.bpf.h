@@ -24,6 +24,7 @@
 /* Tunables, defined in trigger.bpf.c and set by the loader before load. */
 extern const volatile bool kw_filter_pids; /* only the tgids in kw_pids, else every task */
 extern const volatile bool kw_filter_vms;  /* --vm: count the runs of undecided tgids */
+extern const volatile struct kw_hist_slots kw_hslots; /* which kw_hists slot holds what */
 
 /*
  * --pid and --vm: the processes (tgids) to record (KW_PID_RECORD) or to leave out
@@ -85,13 +86,18 @@ struct {
 	__type(value, __u64);
 } kw_visits SEC(".maps") __weak;
 
-/* Valid leaves cleared per kvm_pgtable_stage2_unmap call. */
+/*
+ * The histograms: slot i is the one kw_hslots names by i (bpf/kvmwalk.h). The loader sets
+ * max_entries to the slots it numbered and value_size to the histogram kind: 4000 bytes
+ * (struct kw_hist) or 552 (log2). No BTF value type, so that the size can change: the programs
+ * only reach buckets[] through kw_hist_put(), whose bound follows kw_hslots.log2.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct kw_hist);
-} kw_unmap_cleared SEC(".maps") __weak;
+	__uint(max_entries, KW_MAX_HISTS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct kw_hist));
+} kw_hists SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -204,6 +210,25 @@ static __always_inline void kw_count(__u32 idx, __u64 n)
 static __always_inline struct kw_probe_stats *kw_stats_of(__u32 probe)
 {
 	return bpf_map_lookup_elem(&kw_stats, &probe);
+}
+
+/*
+ * Adds v to the histogram in kw_hists slot @slot, a kw_hslots entry: a constant where the probe
+ * is, so the verifier removes the call of a probe without that histogram as dead code.
+ */
+static __always_inline void kw_hist_put(__u32 slot, __u64 v)
+{
+	struct kw_hist *h;
+
+	if (slot == KW_NO_HIST)
+		return;
+	h = bpf_map_lookup_elem(&kw_hists, &slot);
+	if (!h)
+		return;
+	if (kw_hslots.log2)
+		kw_hist_add_log2(h, v);
+	else
+		kw_hist_add(h, v);
 }
 
 static __always_inline bool kw_skip(__u64 pid_tgid)
@@ -492,7 +517,7 @@ static __always_inline struct kw_task *kw_enter(__u32 probe, __u64 size, bool ha
 		return NULL;
 	s->calls++;
 	if (has_size)
-		kw_hist_add(&s->size, size);
+		kw_hist_put(kw_hslots.size[probe], size);
 	t = kw_task_get(true);
 	if (!t) {
 		s->dropped++;
@@ -527,7 +552,7 @@ static __always_inline __u64 kw_exit(__u32 probe, long ret, struct kw_task **tp)
 	}
 	ns = bpf_ktime_get_ns() - t->start[probe];
 	t->busy &= ~(1U << probe);
-	kw_hist_add(&s->dur, ns);
+	kw_hist_put(kw_hslots.dur[probe], ns);
 	kw_trig_defer(probe, t, id, 1, ns);
 	*tp = t;
 	return ns ?: 1;

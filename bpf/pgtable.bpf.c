@@ -42,7 +42,7 @@ static __always_inline void walk_enter(__u64 size, __u64 cb, __u32 flags)
 	if (!s)
 		return;
 	s->calls++;
-	kw_hist_add(&s->size, size);
+	kw_hist_put(kw_hslots.size[KW_P_PGT_WALK], size);
 	t = kw_task_get(true);
 	if (!t) {
 		s->dropped++;
@@ -92,7 +92,7 @@ static __always_inline void walk_exit(long ret)
 	barrier_var(d);
 	d &= KW_MAX_DEPTH - 1;
 	ns = bpf_ktime_get_ns() - t->walk_start[d];
-	kw_hist_add(&s->dur, ns);
+	kw_hist_put(kw_hslots.dur[KW_P_PGT_WALK], ns);
 	kw_trig_defer(KW_P_PGT_WALK, t, id, 1, ns);
 
 	k.cb = t->walk_cb[d];
@@ -143,9 +143,7 @@ static __always_inline void op_enter(__u32 probe, __u64 size)
 
 static __always_inline void op_exit(__u32 probe, long ret)
 {
-	struct kw_hist *h;
 	struct kw_task *t;
-	__u32 zero = 0;
 
 	if (!kw_exit(probe, ret, &t))
 		return;
@@ -160,9 +158,7 @@ static __always_inline void op_exit(__u32 probe, long ret)
 			kw_count(KW_C_EMPTY_FLUSHES, t->unmap_flushes);
 			kw_count(KW_C_EMPTY_FLUSH_NS, t->unmap_flush_ns);
 		}
-		h = bpf_map_lookup_elem(&kw_unmap_cleared, &zero);
-		if (h)
-			kw_hist_add(h, t->unmap_cleared);
+		kw_hist_put(kw_hslots.cleared, t->unmap_cleared);
 		/* one 1 GiB chunk of a nested MMU's whole IPA space (stage2_apply_range) */
 		if (t->busy & (1U << KW_P_NESTED_UNMAP)) {
 			t->nested_unmaps++;

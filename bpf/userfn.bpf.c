@@ -28,7 +28,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, KW_MAX_UFUNCS);
 	__type(key, __u32);
-	__type(value, struct kw_probe_stats);
+	__type(value, struct kw_ufunc_stats);
 } kw_ustats SEC(".maps");
 
 struct {
@@ -73,7 +73,7 @@ static __always_inline void utrig_add(__u32 slot, __u64 id, __u64 ns)
  * stack as a u32, and the verifier (7.3 included) does not keep the value of a 32-bit spill:
  * "R3 unbounded memory access" at start[slot] in every slot but 0. So the map key is a copy.
  */
-static __always_inline struct kw_probe_stats *ustats_of(__u32 slot)
+static __always_inline struct kw_ufunc_stats *ustats_of(__u32 slot)
 {
 	__u32 key = slot;
 
@@ -83,7 +83,7 @@ static __always_inline struct kw_probe_stats *ustats_of(__u32 slot)
 static __always_inline void ufn_enter(const __u32 slot)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	struct kw_probe_stats *s;
+	struct kw_ufunc_stats *s;
 	struct kw_utask *u;
 
 	if (kw_skip(id))
@@ -91,7 +91,7 @@ static __always_inline void ufn_enter(const __u32 slot)
 	s = ustats_of(slot);
 	if (!s)
 		return;
-	s->calls++;
+	s->c.calls++;
 	if (!(kw_ufunc_timed & (1U << slot))) {
 		utrig_add(slot, id, 0);
 		return;
@@ -99,12 +99,12 @@ static __always_inline void ufn_enter(const __u32 slot)
 	u = bpf_task_storage_get(&kw_utasks, bpf_get_current_task_btf(), NULL,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!u) {
-		s->dropped++;
+		s->c.dropped++;
 		return;
 	}
 	/* a recursive call, or an exit never seen: the outer entry's time is lost */
 	if (u->busy & (1U << slot))
-		s->missed++;
+		s->c.missed++;
 	u->start[slot] = bpf_ktime_get_ns();
 	u->busy |= 1U << slot;
 }
@@ -112,7 +112,7 @@ static __always_inline void ufn_enter(const __u32 slot)
 static __always_inline void ufn_exit(const __u32 slot)
 {
 	__u64 id = bpf_get_current_pid_tgid(), ns;
-	struct kw_probe_stats *s;
+	struct kw_ufunc_stats *s;
 	struct kw_utask *u;
 
 	if (kw_skip(id))
@@ -122,7 +122,7 @@ static __always_inline void ufn_exit(const __u32 slot)
 		return;
 	u = bpf_task_storage_get(&kw_utasks, bpf_get_current_task_btf(), NULL, 0);
 	if (!u || !(u->busy & (1U << slot))) {
-		s->missed++; /* attached mid-call */
+		s->c.missed++; /* attached mid-call */
 		return;
 	}
 	ns = bpf_ktime_get_ns() - u->start[slot];

@@ -286,16 +286,23 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
  */
 static int collect_ufuncs(struct loader *l, struct kw_recording *r, void *buf, int n)
 {
-	int fd = bpf_map__fd(l->skel->maps.kw_utrigs), err;
+	const struct kw_ufunc_stats *v = buf;
 	struct kw_trig_key k, *prev = NULL;
+	int fd, err;
 
 	r->nufuncs = l->opts.nufuncs;
+	if (!r->nufuncs)
+		return 0; /* the maps are not created (loader__load()) */
+	fd = bpf_map__fd(l->skel->maps.kw_utrigs);
 	for (__u32 s = 0; s < r->nufuncs; s++) {
 		r->ufuncs[s].req = l->opts.ufuncs[s];
 		r->ufuncs[s].plan = l->uplan[s];
 		if ((err = read_percpu(l->skel->maps.kw_ustats, &s, buf)))
 			return err;
-		kw_func_add_percpu(&r->ufuncs[s].f, buf, n);
+		for (int c = 0; c < n; c++) {
+			kw_func_add_percpu(&r->ufuncs[s].f, &v[c].c, 1);
+			kw_hist_merge(&r->ufuncs[s].f.dur, &v[c].dur, 1);
+		}
 	}
 	while (!bpf_map_get_next_key(fd, prev, &k)) {
 		struct kw_trig_val *v = buf;
@@ -319,10 +326,44 @@ static int collect_ufuncs(struct loader *l, struct kw_recording *r, void *buf, i
 	return 0;
 }
 
+/* Adds slot @slot of kw_hists, n per-CPU copies, to h. */
+static int read_hist(struct loader *l, __u32 slot, struct kw_hist *h, void *buf, int n)
+{
+	size_t stride = bpf_map__value_size(l->skel->maps.kw_hists);
+	int err;
+
+	if (slot == KW_NO_HIST)
+		return 0;
+	if ((err = read_percpu(l->skel->maps.kw_hists, &slot, buf)))
+		return err;
+	for (int c = 0; c < n; c++) {
+		const void *v = (const char *)buf + (size_t)c * stride;
+
+		if (l->hslots.log2)
+			kw_hist_merge_log2(h, v);
+		else
+			kw_hist_merge(h, v, 1);
+	}
+	return 0;
+}
+
+/* The histograms of kw_hists into the probes' and the unmap-cleared histogram of @r. */
+static int read_hists(struct loader *l, struct kw_recording *r, void *buf, int n)
+{
+	int err;
+
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		if ((err = read_hist(l, l->hslots.dur[p], &r->funcs[p].dur, buf, n)) ||
+		    (err = read_hist(l, l->hslots.size[p], &r->funcs[p].size, buf, n)))
+			return err;
+	return read_hist(l, l->hslots.cleared, &r->unmap_cleared, buf, n);
+}
+
 int loader__collect(struct loader *l, struct kw_recording *r)
 {
 	int n = ncpus(), err = 0;
-	size_t vsz = sizeof(struct kw_probe_stats);
+	/* the largest value read: a user function's statistics, then a fine histogram */
+	size_t vsz = sizeof(struct kw_ufunc_stats);
 	void *buf = calloc(n, vsz > 64 ? vsz : 64);
 	struct kw_trig_key tk, *tprev = NULL;
 	struct kw_cb_key ck, *cprev = NULL;
@@ -342,13 +383,8 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 	if ((err = read_u64s(l->skel->maps.kw_counters, KW_NR_COUNTERS, r->counters, buf, n)) ||
 	    (err = read_u64s(l->skel->maps.kw_visits, KW_NR_VISITS, r->visits, buf, n)))
 		goto cleanup;
-	{
-		__u32 zero = 0;
-
-		if ((err = read_percpu(l->skel->maps.kw_unmap_cleared, &zero, buf)))
-			goto cleanup;
-		kw_hist_merge(&r->unmap_cleared, buf, n);
-	}
+	if ((err = read_hists(l, r, buf, n)))
+		goto cleanup;
 	while (!bpf_map_get_next_key(bpf_map__fd(l->skel->maps.kw_walk_cbs), cprev, &ck)) {
 		struct kw_cb_val *v = buf;
 		struct kw_cb cb = {};

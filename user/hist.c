@@ -73,6 +73,23 @@ void kw_hist_merge(struct kw_hist *dst, const struct kw_hist *src, size_t n)
 	}
 }
 
+void kw_hist_merge_log2(struct kw_hist *dst, const __u64 *src)
+{
+	const __u64 *buckets = src + 4;
+
+	if (!src[0])
+		return;
+	if (!dst->count || src[2] < dst->min)
+		dst->min = src[2];
+	if (src[3] > dst->max)
+		dst->max = src[3];
+	dst->count += src[0];
+	dst->sum += src[1];
+	dst->buckets[0] += buckets[0];
+	for (unsigned int k = 1; k < KW_HIST_LOG2_BUCKETS; k++)
+		dst->buckets[kw_hist_bucket(1ULL << (k - 1))] += buckets[k];
+}
+
 static __u64 bucket_total(const struct kw_hist *h)
 {
 	__u64 n = 0;

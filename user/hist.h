@@ -30,6 +30,15 @@ void kw_hist_add(struct kw_hist *h, __u64 v);
 void kw_hist_merge(struct kw_hist *dst, const struct kw_hist *src, size_t n);
 
 /*
+ * Adds a log2 histogram as the BPF side keeps it (struct kw_hist_slots.log2: count, sum, min,
+ * max, then KW_HIST_LOG2_BUCKETS buckets, bucket k >= 1 holding [2^(k-1), 2^k - 1]) into dst:
+ * each power of two into the fine bucket that starts it, so that every count at or below
+ * 2^k - 1 (serve's log2 export), count, sum, min and max stay exact; quantiles read from dst
+ * are then exact only to the power of two.
+ */
+void kw_hist_merge_log2(struct kw_hist *dst, const __u64 *src);
+
+/*
  * The q-quantile (0 <= q <= 1) with linear interpolation inside the bucket holding it, clamped to
  * [min, max], so that a histogram of one repeated value returns that value exactly. The rank is
  * taken from the buckets, not from count (they can differ by a lost per-CPU update). 0 if empty.

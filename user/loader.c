@@ -441,6 +441,48 @@ static void test_map_size(struct bpf_map *m, const char *env, bool say)
 			bpf_map__name(m), n);
 }
 
+/* A probe the plan attaches (or tries to): it may produce its histograms. */
+static bool planned(const struct kw_plan *pl)
+{
+	return pl->mech == KW_MECH_FENTRY || pl->mech == KW_MECH_KPROBE ||
+	       pl->mech == KW_MECH_TRACEPOINT;
+}
+
+/*
+ * Numbers the histograms the planned probes can produce (kw_hslots, bpf/kvmwalk.h) and sizes
+ * kw_hists to them: a probe that is off, unavailable, of the other arch, untimed or without a
+ * size gets no slot, so no memory. The catalogue's timed and unit say which; the recording shows
+ * a duration and a size histogram for exactly those (record.c), and kw-all asserts that each one
+ * an attached probe has is filled.
+ */
+static int hist_slots(struct loader *l)
+{
+	struct kw_hist_slots *hs = &l->hslots;
+	__u32 n = 0, nb = l->opts.hist_log2 ? KW_HIST_LOG2_BUCKETS : KW_HIST_NR_BUCKETS;
+	int err;
+
+	memset(hs, KW_NO_HIST, sizeof(*hs));
+	hs->log2 = l->opts.hist_log2;
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		if (!planned(&l->plan[p]))
+			continue;
+		if (kw_probes[p].timed)
+			hs->dur[p] = n++;
+		if (kw_probes[p].unit)
+			hs->size[p] = n++;
+	}
+	if (planned(&l->plan[KW_P_S2_UNMAP]))
+		hs->cleared = n++;
+	l->nhists = n;
+	memcpy((void *)&l->skel->rodata->kw_hslots, hs, sizeof(*hs));
+	if ((err = bpf_map__set_max_entries(l->skel->maps.kw_hists, n ? n : 1)) ||
+	    (err = bpf_map__set_value_size(l->skel->maps.kw_hists, KW_HIST_VALUE_SIZE(nb)))) {
+		fprintf(stderr, "kvmwalk: cannot size kw_hists: %s\n", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
 int loader__load(struct loader *l)
 {
 	int err, p;
@@ -464,6 +506,17 @@ int loader__load(struct loader *l)
 		bpf_map__set_autocreate(l->skel->maps.kw_exec_buf, false);
 		bpf_map__set_autocreate(l->skel->maps.kw_vm_names, false);
 	}
+	/*
+	 * --count / --time: a statistics slot (4032 bytes per CPU) per function named, and no maps
+	 * at all without them (their programs are not loaded then, set_autoload()).
+	 */
+	if (!l->opts.nufuncs) {
+		bpf_map__set_autocreate(l->skel->maps.kw_ustats, false);
+		bpf_map__set_autocreate(l->skel->maps.kw_utrigs, false);
+	} else if ((err = bpf_map__set_max_entries(l->skel->maps.kw_ustats, l->opts.nufuncs))) {
+		fprintf(stderr, "kvmwalk: cannot size kw_ustats: %s\n", strerror(-err));
+		return err;
+	}
 	/* on every load: each opens the object afresh (said the first time) */
 	test_map_size(l->skel->maps.kw_triggers, "KVMWALK_TEST_MAX_TRIGS", l->loads == 0);
 	test_map_size(l->skel->maps.kw_walk_cbs, "KVMWALK_TEST_MAX_CBS", l->loads == 0);
@@ -473,6 +526,8 @@ int loader__load(struct loader *l)
 		l->plan[KW_P_TLB_FLUSH_RANGE].mech != KW_MECH_UNAVAILABLE ? KW_P_TLB_FLUSH_RANGE
 									  : KW_P_HYP_FLUSH_RANGE;
 #endif
+	if ((err = hist_slots(l)))
+		return err;
 	set_autoload(l);
 	l->failed_prog[0] = 0;
 	err = kvmwalk_bpf__load(l->skel);

@@ -34,6 +34,12 @@ struct loader_opts {
 	bool cheap;		 /* probes is the cheap set (probes.c): the others are off for it */
 	bool verbose;		 /* libbpf's messages */
 	/*
+	 * Log2 histograms in the kernel (struct kw_hist_slots.log2): 552 instead of 4000 bytes per
+	 * histogram and CPU, exact for serve's default log2 export; the recording's histograms
+	 * then hold each power of two in its first fine bucket (kw_hist_merge_log2()).
+	 */
+	bool hist_log2;
+	/*
 	 * record: a process that exits keeps its own trigger rows (user space holds them), up to
 	 * KW_KEEP_EXITED processes, then they are folded into pid 0 and counted as a loss
 	 * (meta.exited_folded). Off (serve, top): folded at once, so a long run stays bounded.

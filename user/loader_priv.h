@@ -30,6 +30,8 @@ struct loader {
 	int stats_fd;		 /* from bpf_enable_stats(), -1 if off */
 	int stats_sysctl_old;	 /* fallback: previous kernel.bpf_stats_enabled, -1 if untouched */
 	char failed_prog[64];	 /* the program libbpf reported as refused by the kernel */
+	struct kw_hist_slots hslots; /* the kw_hists numbering of this load (hist_slots()) */
+	__u32 nhists;		     /* slots numbered */
 	struct btf *vmlinux_btf; /* cached: for the attach tests and the RET_PF_* names */
 	struct btf *mod_btf;
 	char mod_name[32];

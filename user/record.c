@@ -171,8 +171,6 @@ void kw_func_add_percpu(struct kw_func *f, const struct kw_probe_stats *s, int n
 		f->missed += s[c].missed;
 		f->dropped += s[c].dropped;
 		f->errors += s[c].errors;
-		kw_hist_merge(&f->dur, &s[c].dur, 1);
-		kw_hist_merge(&f->size, &s[c].size, 1);
 	}
 }
 

@@ -17,7 +17,8 @@
 
 #define KW_SCHEMA "kvmwalk-recording/1"
 
-_Static_assert(sizeof(struct kw_probe_stats) == 32 + 2 * sizeof(struct kw_hist), "kw_probe_stats");
+_Static_assert(sizeof(struct kw_probe_stats) == 32, "kw_probe_stats");
+_Static_assert(KW_MAX_HISTS < KW_NO_HIST, "kw_hists slots fit a __u8 below KW_NO_HIST");
 _Static_assert(sizeof(struct kw_cb_key) == 16, "kw_cb_key");
 _Static_assert(sizeof(struct kw_cb_val) == 24, "kw_cb_val");
 _Static_assert(sizeof(struct kw_trig_key) == 16, "kw_trig_key");
@@ -204,7 +205,7 @@ struct kw_recording {
 __u64 kw_recording_measured_ns(const struct kw_recording *r);
 
 void kw_recording_free(struct kw_recording *r);
-/* Adds a probe's per-CPU statistics (n CPUs, as a per-CPU map lookup returns them) to f. */
+/* Adds a probe's per-CPU counts (n CPUs) to f; its histograms come from kw_hists (collect.c). */
 void kw_func_add_percpu(struct kw_func *f, const struct kw_probe_stats *s, int n);
 int kw_recording_add_cb(struct kw_recording *r, const struct kw_cb *cb);
 int kw_recording_add_trig(struct kw_recording *r, const struct kw_trig *tr);

@@ -90,8 +90,9 @@ static const struct argp_option options[] = {
 	  .doc = "read the maps every SECS seconds (default 5); served values are at most this "
 		 "old" },
 	{ .name = "buckets", .key = OPT_BUCKETS, .arg = "log2|fine",
-	  .doc = "histogram resolution: a bucket per power of two (default), or per 12.5 % "
-		 "sub-bucket" },
+	  .doc = "histogram resolution: a bucket per power of two (default; the kernel then keeps "
+		 "log2 histograms, 552 bytes per histogram and CPU), or per 12.5 % sub-bucket "
+		 "(the kernel keeps fine ones, 4000 bytes)" },
 	{ .name = "per-vm", .key = OPT_PER_VM,
 	  .doc = "a pid label (the VMM's process) on the trigger series: one series per VM, so "
 		 "mind the cardinality; pid=\"0\" sums the processes that have exited" },
@@ -719,6 +720,8 @@ int serve_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* log2 buckets are all serve exports then: the kernel keeps no more (docs/performance.md) */
+	o.lo.hist_log2 = o.buckets == PROM_BUCKETS_LOG2;
 	l = loader__open(&o.lo, &code);
 	if (!l)
 		return code;

@@ -192,6 +192,55 @@ out:
 	free(bpf);
 }
 
+/*
+ * The log2 kind (serve's default in the kernel): BPF adds, per-CPU copies merged into a fine
+ * histogram, give the same count, sum, min, max and the same cumulative count at every
+ * 2^k - 1 (the le of serve's log2 export) as the fine histogram fed the same values.
+ */
+static void log2_kind(void)
+{
+	/* the BPF side's 552-byte values, in full-size ones here (only the first 552 bytes used) */
+	struct kw_hist *cpu = calloc(3, sizeof(*cpu));
+	struct kw_hist *fine = calloc(1, sizeof(*fine)), *got = calloc(1, sizeof(*got));
+	__u64 v, cf = 0, cg = 0;
+	unsigned int k, b = 0;
+
+	if (!ASSERT_TRUE(cpu && fine && got, "calloc"))
+		goto out;
+	ASSERT_EQ(KW_HIST_VALUE_SIZE(KW_HIST_LOG2_BUCKETS), 552, "log2 value size");
+	ASSERT_EQ(KW_HIST_VALUE_SIZE(KW_HIST_NR_BUCKETS), sizeof(*cpu), "fine value size");
+	for (v = 0; v < 5000000; v = v * 5 / 4 + 1) {
+		kw_hist_add_log2(&cpu[1 + v % 2], v); /* cpu[0] empty */
+		kw_hist_add(fine, v);
+	}
+	kw_hist_add_log2(&cpu[1], UINT64_MAX);
+	kw_hist_add(fine, UINT64_MAX);
+	ASSERT_EQ(cpu[1].buckets[64], 1, "UINT64_MAX in bucket 64");
+	ASSERT_EQ(cpu[1].buckets[0] + cpu[2].buckets[0], 1, "0 in bucket 0");
+	for (int c = 0; c < 3; c++)
+		kw_hist_merge_log2(got, (const __u64 *)&cpu[c]);
+	ASSERT_EQ(got->count, fine->count, "count");
+	ASSERT_EQ(got->sum, fine->sum, "sum");
+	ASSERT_EQ(got->min, 0, "min");
+	ASSERT_EQ(got->max, UINT64_MAX, "max");
+	for (k = 0; k <= 64; k++) {
+		__u32 end = k < 64 ? kw_hist_bucket((1ULL << k) - 1) : KW_HIST_NR_BUCKETS - 1;
+		char what[48];
+
+		for (; b <= end; b++) {
+			cf += fine->buckets[b];
+			cg += got->buckets[b];
+		}
+		snprintf(what, sizeof(what), "count <= 2^%u - 1", k);
+		if (!ASSERT_EQ(cg, cf, what))
+			break;
+	}
+out:
+	free(cpu);
+	free(fine);
+	free(got);
+}
+
 static void text(void)
 {
 	struct kw_hist *h = calloc(1, sizeof(*h));
@@ -253,5 +302,6 @@ void test_hist(void)
 	monotonic();
 	quantiles();
 	merge();
+	log2_kind();
 	text();
 }

@@ -7,8 +7,10 @@
  *
  * The read is simulated: a memcpy of ncpus values stands in for the copy a per-CPU
  * bpf_map_lookup_elem() makes, followed by the same merge loader__collect() does (the probes'
- * is kw_func_add_percpu(), shared; the other loops are static in user/collect.c: keep read_maps()
- * below in step with them). The syscalls themselves are timed separately on real maps of the
+ * counts are kw_func_add_percpu(), the histograms kw_hist_merge_log2(), shared; the other loops
+ * are static in user/collect.c: keep read_maps() below in step with them). The maps are shaped
+ * as serve's default makes them on x86 (issue 18): counts-only kw_stats, and in kw_hists a log2
+ * histogram (552 bytes) for the duration and the size of each x86 probe that has one. The syscalls themselves are timed separately on real maps of the
  * same shape, at this machine's width (real_lookups()).
  * Rendering calls the real code: kw_recording_write/parse (record.c), kw_report_text (report.c),
  * prom_render (prom.c).
@@ -23,11 +25,14 @@
 
 #include "bench.h"
 #include "hist.h"
+#include "probes.h"
 #include "prom.h"
 #include "record.h"
 #include "report.h"
 #include "stats.h"
 #include "userspace.h"
+
+#define LOG2_SIZE KW_HIST_VALUE_SIZE(KW_HIST_LOG2_BUCKETS)
 
 static double now_ns(void)
 {
@@ -42,25 +47,37 @@ struct kmaps {
 	int ncpus, rows;
 	struct kw_probe_stats *stats;	/* one key's ncpus values, reused for every key */
 	__u64 *u64s;
-	struct kw_hist *hists;
+	__u64 *hists;			/* one kw_hists slot's ncpus log2 histograms */
 	struct kw_cb_val *cbs;
 	struct kw_trig_val *trigs;
 	void *buf;			/* the reader's buffer, ncpus x the largest value */
 };
 
-static void synth_hist(struct kw_hist *h, __u64 seed)
+/* The same in a log2 histogram as the BPF side keeps it (struct kw_hist_slots.log2). */
+static void synth_log2(__u64 *h, __u64 seed)
 {
+	__u64 *buckets = h + 4;
 	int b;
 
-	memset(h, 0, sizeof(*h));
-	/* Roughly 100 ns .. 10 ms: the buckets a real duration histogram fills. */
-	for (b = 8 * 5; b < 8 * 22; b++) {
-		h->buckets[b] = 1 + (seed * 2654435761u + b) % 97;
-		h->count += h->buckets[b];
+	memset(h, 0, LOG2_SIZE);
+	for (b = 7; b < 24; b++) {
+		buckets[b] = 1 + (seed * 2654435761u + b) % 97;
+		h[0] += buckets[b];
 	}
-	h->sum = h->count * 4000;
-	h->min = 100;
-	h->max = 10000000;
+	h[1] = h[0] * 4000;
+	h[2] = 100;
+	h[3] = 10000000;
+}
+
+/* The kw_hists slots of x86's probes: a duration per timed one, a size per one with a unit. */
+static int x86_hists(void)
+{
+	int n = 0;
+
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		if (kw_probe_in_arch(p, "x86"))
+			n += kw_probes[p].timed + !!kw_probes[p].unit;
+	return n;
 }
 
 static void kmaps_free(struct kmaps *k)
@@ -82,20 +99,18 @@ static int kmaps_init(struct kmaps *k, int ncpus, int rows)
 	k->rows = rows;
 	k->stats = calloc(ncpus, sizeof(*k->stats));
 	k->u64s = calloc(ncpus, sizeof(__u64));
-	k->hists = calloc(ncpus, sizeof(*k->hists));
+	k->hists = calloc(ncpus, LOG2_SIZE);
 	k->cbs = calloc(ncpus, sizeof(*k->cbs));
 	k->trigs = calloc(ncpus, sizeof(*k->trigs));
-	k->buf = calloc(ncpus, sizeof(struct kw_probe_stats));
+	k->buf = calloc(ncpus, LOG2_SIZE);
 	if (!k->stats || !k->u64s || !k->hists || !k->cbs || !k->trigs || !k->buf) {
 		kmaps_free(k);
 		return -ENOMEM;
 	}
 	for (c = 0; c < ncpus; c++) {
 		k->stats[c].calls = 1000 + c;
-		synth_hist(&k->stats[c].dur, c);
-		synth_hist(&k->stats[c].size, c + 7);
 		k->u64s[c] = c + 1;
-		synth_hist(&k->hists[c], c + 3);
+		synth_log2(k->hists + (size_t)c * (LOG2_SIZE / 8), c + 3);
 		k->cbs[c] = (struct kw_cb_val){ .calls = 10, .ns = 10000, .bytes = 1 << 20 };
 		k->trigs[c] = (struct kw_trig_val){ .calls = 10, .ns = 10000 };
 	}
@@ -122,8 +137,19 @@ static int read_maps(struct kmaps *k, struct kw_recording *r)
 		for (c = 0; c < n; c++)
 			*dst += v[c];
 	}
-	memcpy(k->buf, k->hists, n * sizeof(struct kw_hist));
-	kw_hist_merge(&r->unmap_cleared, k->buf, n);
+	for (i = 0; i < KW_NR_PROBES; i++) {
+		if (!kw_probe_in_arch(i, "x86"))
+			continue;
+		for (int kind = 0; kind < 2; kind++) {
+			struct kw_hist *h = kind ? &r->funcs[i].size : &r->funcs[i].dur;
+
+			if (kind ? !kw_probes[i].unit : !kw_probes[i].timed)
+				continue;
+			memcpy(k->buf, k->hists, n * LOG2_SIZE);
+			for (c = 0; c < n; c++)
+				kw_hist_merge_log2(h, (const __u64 *)k->buf + (size_t)c * (LOG2_SIZE / 8));
+		}
+	}
 	for (i = 0; i < k->rows && i < KW_MAX_CBS; i++) {
 		struct kw_cb_val *v = k->buf;
 		struct kw_cb cb = { .addr = 0xffffffff81000000ull + i * 64, .depth = i % 3 };
@@ -182,7 +208,7 @@ struct step {
 static size_t held(const struct kmaps *k, const struct kw_recording *r)
 {
 	return sizeof(*r) + r->ncbs * sizeof(*r->cbs) + r->ntrigs * sizeof(*r->trigs) +
-	       (size_t)k->ncpus * sizeof(struct kw_probe_stats);
+	       (size_t)k->ncpus * LOG2_SIZE;
 }
 
 /* One configuration: every step reps times; medians into row. */
@@ -199,10 +225,10 @@ static int run_one(int ncpus, int rows, int reps, struct bench_user_row *row)
 		return err;
 	row->ncpus = ncpus;
 	row->rows = rows;
-	row->read_buf = (size_t)ncpus * sizeof(struct kw_probe_stats);
+	row->read_buf = (size_t)ncpus * LOG2_SIZE;
 	row->kernel_bytes = (size_t)ncpus * (KW_NR_PROBES * sizeof(struct kw_probe_stats) +
 					     (KW_NR_COUNTERS + KW_NR_VISITS) * sizeof(__u64) +
-					     sizeof(struct kw_hist) +
+					     (size_t)x86_hists() * LOG2_SIZE +
 					     (rows < KW_MAX_CBS ? rows : KW_MAX_CBS) *
 						     sizeof(struct kw_cb_val) +
 					     rows * sizeof(struct kw_trig_val));
@@ -283,20 +309,22 @@ cleanup:
  * The lookups themselves, on real maps shaped like kw_stats and kw_triggers, at this machine's
  * width: what a read costs beyond the copy and merge simulated above.
  */
-static int real_lookups(int rows, double *stats_us, double *trig_us)
+static int real_lookups(int rows, double *stats_us, double *hist_us, double *trig_us)
 {
-	int ncpu = libbpf_num_possible_cpus(), sfd = -1, tfd = -1, err = 0, i, rep;
+	int ncpu = libbpf_num_possible_cpus(), sfd = -1, hfd = -1, tfd = -1, err = 0, i, rep;
+	int nh = x86_hists();
 	struct kw_trig_key tk = {}, *prev = NULL;
 	void *buf = NULL;
 	double t0;
 
-	*stats_us = *trig_us = 0;
-	buf = calloc(ncpu, sizeof(struct kw_probe_stats));
+	*stats_us = *hist_us = *trig_us = 0;
+	buf = calloc(ncpu, LOG2_SIZE);
 	sfd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "bench_stats", 4,
 			     sizeof(struct kw_probe_stats), KW_NR_PROBES, NULL);
+	hfd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "bench_hists", 4, LOG2_SIZE, nh, NULL);
 	tfd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "bench_trigs", sizeof(struct kw_trig_key),
 			     sizeof(struct kw_trig_val), KW_MAX_TRIGS, NULL);
-	if (!buf || sfd < 0 || tfd < 0) {
+	if (!buf || sfd < 0 || hfd < 0 || tfd < 0) {
 		err = -errno;
 		fprintf(stderr, "bench: create maps: %s\n", strerror(errno));
 		goto cleanup;
@@ -317,6 +345,14 @@ static int real_lookups(int rows, double *stats_us, double *trig_us)
 			}
 	*stats_us = (now_ns() - t0) / 20 / KW_NR_PROBES / 1e3;
 	t0 = now_ns();
+	for (rep = 0; rep < 20; rep++)
+		for (__u32 h = 0; h < (__u32)nh; h++)
+			if (bpf_map_lookup_elem(hfd, &h, buf)) {
+				err = -errno;
+				goto cleanup;
+			}
+	*hist_us = (now_ns() - t0) / 20 / nh / 1e3;
+	t0 = now_ns();
 	for (rep = 0; rep < 20; rep++) {
 		prev = NULL;
 		while (!bpf_map_get_next_key(tfd, prev, &tk)) {
@@ -328,6 +364,8 @@ static int real_lookups(int rows, double *stats_us, double *trig_us)
 cleanup:
 	if (sfd >= 0)
 		close(sfd);
+	if (hfd >= 0)
+		close(hfd);
 	if (tfd >= 0)
 		close(tfd);
 	free(buf);
@@ -338,7 +376,7 @@ int bench_user(const struct bench_user_opts *o)
 {
 	struct bench_user_row *rows;
 	int n = 0, i, j, err = 0;
-	double stats_us, trig_us;
+	double stats_us, hist_us, trig_us;
 
 	rows = calloc(o->ncpus_n * o->rows_n, sizeof(*rows));
 	if (!rows)
@@ -351,11 +389,12 @@ int bench_user(const struct bench_user_opts *o)
 			n++;
 		}
 	bench_print_user(stdout, rows, n, o->reps);
-	if (!real_lookups(1024, &stats_us, &trig_us))
+	if (!real_lookups(1024, &stats_us, &hist_us, &trig_us))
 		printf("\nThe lookup syscalls on real maps, this machine (%d CPUs): %.1f us per "
-		       "kw_stats\nkey, %.1f us per kw_triggers key (get_next_key + lookup, 1024 "
-		       "keys).\n",
-		       libbpf_num_possible_cpus(), stats_us, trig_us);
+		       "kw_stats\nkey (%d), %.1f us per kw_hists key (%d, log2), %.1f us per "
+		       "kw_triggers key\n(get_next_key + lookup, 1024 keys).\n",
+		       libbpf_num_possible_cpus(), stats_us, KW_NR_PROBES, hist_us, x86_hists(),
+		       trig_us);
 cleanup:
 	free(rows);
 	return err;
