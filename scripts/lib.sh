@@ -34,8 +34,11 @@ kw_mirror() {
 }
 
 KW_APT_DIR=$KW_CACHE/apt
+# One apt at a time (flock): it runs unlocked here (Debug::NoLocking), and two vmtest runs on a
+# fresh cache (make vmtest beside make ab) renamed each other's package lists half-way.
 kw_apt() {
-	"$@" -o Dir::Etc::SourceList="$KW_APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+	mkdir -p "$KW_APT_DIR"
+	flock "$KW_APT_DIR/lock" "$@" -o Dir::Etc::SourceList="$KW_APT_DIR/sources.list" -o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$KW_APT_DIR/lists" -o Dir::Cache="$KW_APT_DIR/cache" \
 		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 -o Debug::NoLocking=1 \
 		-o Dir::State::status="$KW_APT_DIR/status"
