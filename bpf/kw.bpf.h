@@ -540,14 +540,13 @@ static __always_inline __u64 kw_exit(__u32 probe, long ret, struct kw_task **tp)
 	*tp = NULL;
 	if (kw_skip(id) || probe >= KW_NR_PROBES)
 		return 0;
-	s = kw_stats_of(probe);
-	if (!s)
-		return 0;
-	if (ret < 0)
+	/* the counts only when there is one to add: an exit's one map lookup is its histogram's */
+	if (ret < 0 && (s = kw_stats_of(probe)))
 		s->errors++;
 	t = kw_task_get(false);
 	if (!t || !(t->busy & (1U << probe))) {
-		s->missed++;
+		if ((s = kw_stats_of(probe)))
+			s->missed++;
 		return 0;
 	}
 	ns = bpf_ktime_get_ns() - t->start[probe];

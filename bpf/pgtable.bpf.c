@@ -75,14 +75,13 @@ static __always_inline void walk_exit(long ret)
 
 	if (kw_skip(id))
 		return;
-	s = kw_stats_of(KW_P_PGT_WALK);
-	if (!s)
-		return;
-	if (ret < 0)
+	/* the counts only when there is one to add, as in kw_exit() */
+	if (ret < 0 && (s = kw_stats_of(KW_P_PGT_WALK)))
 		s->errors++;
 	t = kw_task_get(false);
 	if (!t || !t->walk_depth) {
-		s->missed++;
+		if ((s = kw_stats_of(KW_P_PGT_WALK)))
+			s->missed++;
 		return;
 	}
 	d = --t->walk_depth;
