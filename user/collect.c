@@ -161,54 +161,121 @@ int loader__identify(struct loader *l)
 	return 0;
 }
 
-/* Moves the rows of exited processes from kw_triggers into l->exited; buf holds ncpus values. */
-static int fold_exited(struct loader *l, void *buf, int ncpus)
+/*
+ * A snapshot of kw_triggers: every key with its per-CPU values. bpf_map_lookup_batch() (5.6+)
+ * takes a few syscalls for the whole map, where get_next_key + lookup took two per row, plus one
+ * more per row each for naming and for the exited check (docs/performance.md: with 1024 rows
+ * that was 3-7 ms of a 256-CPU scrape). A kernel that cannot batch this map: key by key.
+ */
+struct trig_rows {
+	struct kw_trig_key *keys;
+	char *vals;   /* n x stride bytes: the ncpus values of keys[i] at vals + i * stride */
+	bool *dead;   /* folded by fold_exited(): not a live row any more */
+	size_t stride;
+	__u32 n, cap;
+};
+
+static void trig_rows_free(struct trig_rows *t)
 {
-	int fd = bpf_map__fd(l->skel->maps.kw_triggers), err = 0;
-	struct kw_trig_key k, *prev = NULL, *dead = NULL;
-	size_t ndead = 0;
+	free(t->keys);
+	free(t->vals);
+	free(t->dead);
+}
 
-	/* first the keys (deleting while walking would restart the walk), then each one */
-	while (!bpf_map_get_next_key(fd, prev, &k)) {
+static const struct kw_trig_val *trig_vals(const struct trig_rows *t, __u32 i)
+{
+	return (const struct kw_trig_val *)(t->vals + (size_t)i * t->stride);
+}
+
+static int trig_rows_one_by_one(struct loader *l, struct trig_rows *t)
+{
+	int fd = bpf_map__fd(l->skel->maps.kw_triggers);
+	struct kw_trig_key k, *prev = NULL;
+
+	t->n = 0;
+	while (t->n < t->cap && !bpf_map_get_next_key(fd, prev, &k)) {
 		prev = &k;
-		if (!pid_exited(k.pid))
+		if (bpf_map_lookup_elem(fd, &k, t->vals + (size_t)t->n * t->stride))
 			continue;
-		struct kw_trig_key *d = realloc(dead, (ndead + 1) * sizeof(*d));
-
-		if (!d) {
-			err = -ENOMEM;
-			goto out;
-		}
-		dead = d;
-		dead[ndead++] = k;
+		t->keys[t->n++] = k;
 	}
-	for (size_t i = 0; i < ndead; i++) {
+	return 0;
+}
+
+static int trig_rows_read(struct loader *l, struct trig_rows *t, int ncpus)
+{
+	struct bpf_map *m = l->skel->maps.kw_triggers;
+	int fd = bpf_map__fd(m);
+	__u32 batch = 0, count;
+	bool first = true;
+
+	memset(t, 0, sizeof(*t));
+	/* room past max_entries: a batch call then always has more than a hash bucket holds */
+	t->cap = bpf_map__max_entries(m) + 64;
+	t->stride = (size_t)ncpus * ((sizeof(struct kw_trig_val) + 7) / 8 * 8);
+	t->keys = calloc(t->cap, sizeof(*t->keys));
+	t->vals = calloc(t->cap, t->stride);
+	t->dead = calloc(t->cap, sizeof(*t->dead));
+	if (!t->keys || !t->vals || !t->dead)
+		return -ENOMEM;
+	while (t->n < t->cap) {
+		count = t->cap - t->n;
+		if (!bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, t->keys + t->n,
+					  t->vals + (size_t)t->n * t->stride, &count, NULL)) {
+			t->n += count;
+			first = false;
+			continue;
+		}
+		if (errno == ENOENT) { /* the end: count holds the last rows */
+			t->n += count;
+			return 0;
+		}
+		/* no batch ops for this map here (EINVAL, ENOTSUPP), or a bucket too big */
+		return trig_rows_one_by_one(l, t);
+	}
+	return 0;
+}
+
+/*
+ * Moves the rows of exited processes from kw_triggers into l->exited and marks them dead in the
+ * snapshot; buf holds ncpus values.
+ */
+static int fold_exited(struct loader *l, struct trig_rows *rows, void *buf, int ncpus)
+{
+	int fd = bpf_map__fd(l->skel->maps.kw_triggers), err;
+
+	for (__u32 i = 0; i < rows->n; i++) {
+		const struct kw_trig_key *k = &rows->keys[i];
 		struct kw_trig_val *v = buf;
 		struct kw_trig t = {};
 
-		if (bpf_map_lookup_and_delete_elem(fd, &dead[i], buf)) {
-			if (errno == ENOENT)
+		if (!pid_exited(k->pid))
+			continue;
+		/* the value as it is now, taken out in one step (the snapshot may be older) */
+		if (bpf_map_lookup_and_delete_elem(fd, k, buf)) {
+			if (errno == ENOENT) {
+				rows->dead[i] = true;
 				continue;
+			}
 			/* a kernel without lookup-and-delete for per-CPU hashes: two steps */
-			if (bpf_map_lookup_elem(fd, &dead[i], buf))
+			if (bpf_map_lookup_elem(fd, k, buf))
 				continue;
-			if (bpf_map_delete_elem(fd, &dead[i]))
+			if (bpf_map_delete_elem(fd, k))
 				continue; /* still in the map: read again next time */
 		}
-		t.probe = dead[i].probe < KW_NR_PROBES ? (int)dead[i].probe : 0;
-		t.trigger = dead[i].trigger < KW_NR_TRIGGERS ? (int)dead[i].trigger : 0;
-		t.cmd = dead[i].cmd;
-		t.pid = dead[i].pid;
+		rows->dead[i] = true;
+		t.probe = k->probe < KW_NR_PROBES ? (int)k->probe : 0;
+		t.trigger = k->trigger < KW_NR_TRIGGERS ? (int)k->trigger : 0;
+		t.cmd = k->cmd;
+		t.pid = k->pid;
 		for (int c = 0; c < ncpus; c++) {
 			t.calls += v[c].calls;
 			t.ns += v[c].ns;
 		}
 		if ((err = exited_add(l, &t)))
-			goto out;
+			return err;
 	}
-out:
-	free(dead);
-	return err;
+	return 0;
 }
 
 static void pf_names(struct loader *l, struct kw_recording *r)
@@ -365,8 +432,8 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 	/* the largest value read: a user function's statistics, then a fine histogram */
 	size_t vsz = sizeof(struct kw_ufunc_stats);
 	void *buf = calloc(n, vsz > 64 ? vsz : 64);
-	struct kw_trig_key tk, *tprev = NULL;
 	struct kw_cb_key ck, *cprev = NULL;
+	struct trig_rows rows = {};
 
 	kw_recording_free(r);
 	memset(r, 0, sizeof(*r));
@@ -404,31 +471,36 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		if ((err = kw_recording_add_cb(r, &cb)))
 			goto cleanup;
 	}
+	if ((err = trig_rows_read(l, &rows, n)))
+		goto cleanup;
 	/* names first: a process still alive now is named before its rows are folded */
-	if ((err = loader__identify(l)) || (err = fold_exited(l, buf, n)))
+	for (__u32 i = 0; i < rows.n; i++)
+		if ((err = loader__identify_pid(l, rows.keys[i].pid)))
+			goto cleanup;
+	if ((err = fold_exited(l, &rows, buf, n)))
 		goto cleanup;
 	for (size_t i = 0; i < l->nexited; i++)
 		if ((err = kw_recording_add_trig(r, &l->exited[i])))
 			goto cleanup;
-	while (!bpf_map_get_next_key(bpf_map__fd(l->skel->maps.kw_triggers), tprev, &tk)) {
-		struct kw_trig_val *v = buf;
+	for (__u32 i = 0; i < rows.n; i++) {
+		const struct kw_trig_key *tk = &rows.keys[i];
+		const struct kw_trig_val *v = trig_vals(&rows, i);
 		struct kw_trig t = {};
 		bool merged = false;
 
-		tprev = &tk;
-		if (read_percpu(l->skel->maps.kw_triggers, &tk, buf))
+		if (rows.dead[i])
 			continue;
-		t.probe = tk.probe < KW_NR_PROBES ? (int)tk.probe : 0;
-		t.trigger = tk.trigger < KW_NR_TRIGGERS ? (int)tk.trigger : 0;
-		t.cmd = tk.cmd;
-		t.pid = tk.pid;
+		t.probe = tk->probe < KW_NR_PROBES ? (int)tk->probe : 0;
+		t.trigger = tk->trigger < KW_NR_TRIGGERS ? (int)tk->trigger : 0;
+		t.cmd = tk->cmd;
+		t.pid = tk->pid;
 		for (int c = 0; c < n; c++) {
 			t.calls += v[c].calls;
 			t.ns += v[c].ns;
 		}
 		/* a live pid-0 row (the idle task) shares its key with a folded row: one row */
-		for (size_t i = 0; !t.pid && i < l->nexited; i++) {
-			struct kw_trig *e = &r->trigs[i];
+		for (size_t j = 0; !t.pid && j < l->nexited; j++) {
+			struct kw_trig *e = &r->trigs[j];
 
 			if (!e->pid && e->probe == t.probe && e->trigger == t.trigger &&
 			    e->cmd == t.cmd) {
@@ -463,6 +535,7 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 cleanup:
 	if (err)
 		fprintf(stderr, "kvmwalk: reading the BPF maps failed: %s\n", strerror(-err));
+	trig_rows_free(&rows);
 	free(buf);
 	return err;
 }
