@@ -466,7 +466,9 @@ static int hist_slots(struct loader *l)
 	for (int p = 0; p < KW_NR_PROBES; p++) {
 		if (!planned(&l->plan[p]))
 			continue;
-		if (kw_probes[p].timed)
+		/* an exit-only tracepoint (fast_page_fault's on 6.1) times nothing */
+		if (kw_probes[p].timed && (l->plan[p].mech != KW_MECH_TRACEPOINT ||
+					   kw_probes[p].prog[KW_MECH_TRACEPOINT][KW_EXIT]))
 			hs->dur[p] = n++;
 		if (kw_probes[p].unit)
 			hs->size[p] = n++;
