@@ -675,6 +675,15 @@ static bool attach_ufunc(struct loader *l, unsigned int s)
 	return false;
 }
 
+/* Replan a detached fentry whose trampoline is missing: as a kprobe if it can be one. */
+static bool trampoline_missing(struct kw_plan *pl, const char *func, bool as_kprobe)
+{
+	set_plan(pl, as_kprobe ? KW_MECH_KPROBE : KW_MECH_UNAVAILABLE, func,
+		 "fentry attached but its trampoline is not on %s (not in "
+		 "tracing/enabled_functions)", func);
+	return as_kprobe;
+}
+
 /*
  * An fentry link can exist without its trampoline being on the function: on Debian's x86 6.12
  * kernel, fentry on kvm_vm_ioctl (kvm.ko) attaches without an error, but the function is not in
@@ -706,17 +715,9 @@ static bool check_fentry_sites(struct loader *l)
 			continue;
 		detach_probe(l, i);
 		snprintf(func, sizeof(func), "%s", pl->func);
-		if (l->opts.attach == KW_ATTACH_AUTO && kw_probes[i].prog[KW_MECH_KPROBE][KW_ENTRY] &&
-		    is_traceable(l, func)) {
-			set_plan(pl, KW_MECH_KPROBE, func,
-				 "fentry attached but its trampoline is not on %s (not in "
-				 "tracing/enabled_functions)", func);
-			replan = true;
-		} else {
-			set_plan(pl, KW_MECH_UNAVAILABLE, func,
-				 "fentry attached but its trampoline is not on %s (not in "
-				 "tracing/enabled_functions)", func);
-		}
+		replan |= trampoline_missing(pl, func, l->opts.attach == KW_ATTACH_AUTO &&
+						 kw_probes[i].prog[KW_MECH_KPROBE][KW_ENTRY] &&
+						 is_traceable(l, func));
 	}
 	/* the user functions, by the same rule */
 	for (unsigned int s = 0; s < l->opts.nufuncs && listed; s++) {
@@ -726,16 +727,7 @@ static bool check_fentry_sites(struct loader *l)
 		if (pl->mech != KW_MECH_FENTRY || listed_func(text, func))
 			continue;
 		detach_ufunc(l, s);
-		if (l->opts.attach == KW_ATTACH_AUTO) {
-			set_plan(pl, KW_MECH_KPROBE, func,
-				 "fentry attached but its trampoline is not on %s (not in "
-				 "tracing/enabled_functions)", func);
-			replan = true;
-		} else {
-			set_plan(pl, KW_MECH_UNAVAILABLE, func,
-				 "fentry attached but its trampoline is not on %s (not in "
-				 "tracing/enabled_functions)", func);
-		}
+		replan |= trampoline_missing(pl, func, l->opts.attach == KW_ATTACH_AUTO);
 	}
 	free(text);
 	return replan;
