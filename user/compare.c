@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "compare.h"
+#include "counters.h"
 #include "report.h"
 
 #define TEXT_COLS 72
@@ -172,7 +173,7 @@ static const char *const fixed_metrics[] = {
 /* A counter that is a row of its own (kw_compare_build()), not one of its probe's. */
 static bool counter_row(int i)
 {
-	return kw_counter_names[i] && !(i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) &&
+	return kw_counters[i].name && !(i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) &&
 	       i < KW_C_PF_RET;
 }
 
@@ -202,7 +203,7 @@ static bool metric_known(const char *w, size_t n)
 	if (n > 4 && !strncmp(w, "ret ", 4))
 		return true;
 	for (int i = 0; i < KW_NR_COUNTERS; i++)
-		if (counter_row(i) && names_metric(w, n, kw_counter_names[i]))
+		if (counter_row(i) && names_metric(w, n, kw_counters[i].name))
 			return true;
 	return false;
 }
@@ -253,7 +254,7 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
 					for (int i = 0; i < KW_NR_COUNTERS; i++)
 						if (counter_row(i))
 							append(names, sizeof(names),
-							       kw_counter_names[i]);
+							       kw_counters[i].name);
 				} else {
 					for (int i = 0; i < KW_NR_PROBES; i++)
 						append(names, sizeof(names), kw_probes[i].name);
@@ -1265,7 +1266,7 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 		/* the unmap, zap and fault counters are rows of their probes already */
 		if ((i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) || i >= KW_C_PF_RET)
 			continue;
-		err = add_row(&b, "counters", kw_counter_names[i], KW_U_COUNT, f_counter, i);
+		err = add_row(&b, "counters", kw_counters[i].name, KW_U_COUNT, f_counter, i);
 	}
 	err = err ?: build_sections(&b);
 	err = err ?: same_recording_warnings(&b);

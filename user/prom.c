@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters.h"
 #include "prom.h"
 
 /*
@@ -483,195 +484,90 @@ static int put_walks(FILE *f, const struct kw_recording *r)
 	return 0;
 }
 
-static void put_arm64(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+/* The stage-2 walkers' per-entry visits, by level and outcome (arm64). */
+static void put_visits(FILE *f, const struct kw_recording *r)
 {
-	const __u64 *c = r->counters;
+	if (!exported(r, KW_P_SPLIT_WALKER) && !exported(r, KW_P_UNMAP_WALKER))
+		return;
+	family(f, "kvmwalk_visits_total", "counter",
+	       "Entries visited by the stage-2 walker callbacks, by level (-1..3) and "
+	       "outcome: split walker nothing/split/failed, unmap walker "
+	       "invalid/cleared/table.");
+	for (int w = 0; w < KW_NR_WALKERS; w++) {
+		if (!exported(r, w == KW_W_SPLIT ? KW_P_SPLIT_WALKER : KW_P_UNMAP_WALKER))
+			continue;
+		for (int l = 0; l < KW_NR_LEVELS; l++) {
+			char lvl[8];
 
-	if (exported(r, KW_P_SPLIT_WALKER) || exported(r, KW_P_UNMAP_WALKER)) {
-		family(f, "kvmwalk_visits_total", "counter",
-		       "Entries visited by the stage-2 walker callbacks, by level (-1..3) and "
-		       "outcome: split walker nothing/split/failed, unmap walker "
-		       "invalid/cleared/table.");
-		for (int w = 0; w < KW_NR_WALKERS; w++) {
-			if (!exported(r, w == KW_W_SPLIT ? KW_P_SPLIT_WALKER : KW_P_UNMAP_WALKER))
-				continue;
-			for (int l = 0; l < KW_NR_LEVELS; l++) {
-				char lvl[8];
-
-				snprintf(lvl, sizeof(lvl), "%d", l - 1);
-				for (int out = 0; out < KW_NR_OUTCOMES; out++)
-					put_u64(f, "kvmwalk_visits_total",
-						(const char *const[]){
-							"walker", kw_walker_names[w], "level", lvl,
-							"outcome", kw_outcome_name(w, out), NULL },
-						r->visits[KW_VISIT_IDX(w, l, out)]);
-			}
+			snprintf(lvl, sizeof(lvl), "%d", l - 1);
+			for (int out = 0; out < KW_NR_OUTCOMES; out++)
+				put_u64(f, "kvmwalk_visits_total",
+					(const char *const[]){ "walker", kw_walker_names[w], "level",
+							       lvl, "outcome", kw_outcome_name(w, out),
+							       NULL },
+					r->visits[KW_VISIT_IDX(w, l, out)]);
 		}
 	}
-	if (!exported(r, KW_P_S2_UNMAP))
-		return;
-	family(f, "kvmwalk_unmap_calls_total", "counter",
-	       "kvm_pgtable_stage2_unmap calls that returned.");
-	put_u64(f, "kvmwalk_unmap_calls_total", NULL, c[KW_C_UNMAP_CALLS]);
-	family(f, "kvmwalk_unmap_empty_calls_total", "counter",
-	       "kvm_pgtable_stage2_unmap calls that cleared no valid leaf.");
-	put_u64(f, "kvmwalk_unmap_empty_calls_total", NULL, c[KW_C_UNMAP_EMPTY]);
-	family(f, "kvmwalk_unmap_leaves_cleared_total", "counter",
-	       "Valid leaf entries cleared by kvm_pgtable_stage2_unmap.");
-	put_u64(f, "kvmwalk_unmap_leaves_cleared_total", NULL, c[KW_C_UNMAP_CLEARED]);
-	family(f, "kvmwalk_unmap_call_leaves_cleared", "histogram",
-	       "Valid leaf entries cleared per kvm_pgtable_stage2_unmap call.");
-	put_hist(f, "kvmwalk_unmap_call_leaves_cleared", NULL, &r->unmap_cleared, UNIT_COUNT,
-		 o->buckets);
-
-	/* the flush counters come from the range TLB flush probes */
-	if (!exported(r, KW_P_TLB_FLUSH_RANGE) && !exported(r, KW_P_HYP_FLUSH_RANGE))
-		return;
-	family(f, "kvmwalk_tlb_flushes_total", "counter",
-	       "Range TLB flushes by the stage-2 operation that issued them (call).");
-	for (int e = 0; e < KW_NR_ENCL; e++)
-		put_u64(f, "kvmwalk_tlb_flushes_total",
-			(const char *const[]){ "call", kw_encl_names[e], NULL },
-			c[KW_C_FLUSH_ENCL + e]);
-	family(f, "kvmwalk_tlb_flush_pages_total", "counter",
-	       "Pages named by range TLB flushes, by the operation that issued them (call).");
-	for (int e = 0; e < KW_NR_ENCL; e++)
-		put_u64(f, "kvmwalk_tlb_flush_pages_total",
-			(const char *const[]){ "call", kw_encl_names[e], NULL },
-			c[KW_C_FLUSH_ENCL_PAGES + e]);
-
-	__u64 empty = c[KW_C_EMPTY_FLUSHES], all = c[KW_C_UNMAP_FLUSHES];
-	__u64 empty_ns = c[KW_C_EMPTY_FLUSH_NS], all_ns = c[KW_C_UNMAP_FLUSH_NS];
-
-	family(f, "kvmwalk_unmap_tlb_flushes_total", "counter",
-	       "Range TLB flushes inside kvm_pgtable_stage2_unmap; empty=\"true\": the unmap call "
-	       "cleared no leaf, so the flush invalidated nothing.");
-	put_u64(f, "kvmwalk_unmap_tlb_flushes_total",
-		(const char *const[]){ "empty", "false", NULL }, all > empty ? all - empty : 0);
-	put_u64(f, "kvmwalk_unmap_tlb_flushes_total",
-		(const char *const[]){ "empty", "true", NULL }, empty);
-	family(f, "kvmwalk_unmap_tlb_flush_seconds_total", "counter",
-	       "Time in range TLB flushes inside kvm_pgtable_stage2_unmap, empty or not.");
-	put_ns(f, "kvmwalk_unmap_tlb_flush_seconds_total",
-	       (const char *const[]){ "empty", "false", NULL },
-	       all_ns > empty_ns ? all_ns - empty_ns : 0);
-	put_ns(f, "kvmwalk_unmap_tlb_flush_seconds_total",
-	       (const char *const[]){ "empty", "true", NULL }, empty_ns);
 }
 
-/*
- * kvm_nested_s2_unmap (arm64 NV): its calls and time are in kvmwalk_function_*; these are the
- * stage-2 unmap calls and range flushes inside it (a subset of the kvmwalk_unmap_* ones).
- */
-static void put_nested(FILE *f, const struct kw_recording *r)
+static void put_counter(FILE *f, const struct kw_prom_counter_family *fam, const char *label,
+			const char *value, __u64 v)
+{
+	const char *const kv[] = { label, value, NULL };
+
+	if (fam->seconds)
+		put_ns(f, fam->name, label ? kv : NULL, v);
+	else
+		put_u64(f, fam->name, label ? kv : NULL, v);
+}
+
+/* The families of kw_prom_counter_families[] (counters.c) whose probes attached. */
+static void put_counters(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 {
 	const __u64 *c = r->counters;
 
-	if (!exported(r, KW_P_NESTED_UNMAP))
-		return;
-	family(f, "kvmwalk_nested_unmaps_total", "counter",
-	       "kvm_nested_s2_unmap calls that unmapped at least one valid nested MMU (the other "
-	       "calls, one per MMU notifier of any VM, return at once).");
-	put_u64(f, "kvmwalk_nested_unmaps_total", NULL, c[KW_C_NESTED_ACTIVE]);
-	family(f, "kvmwalk_nested_unmap_seconds_total", "counter",
-	       "Time in the kvm_nested_s2_unmap calls that unmapped a nested MMU.");
-	put_ns(f, "kvmwalk_nested_unmap_seconds_total", NULL, c[KW_C_NESTED_ACTIVE_NS]);
-	if (!exported(r, KW_P_S2_UNMAP))
-		return;
-	family(f, "kvmwalk_nested_unmap_unmap_calls_total", "counter",
-	       "kvm_pgtable_stage2_unmap calls inside kvm_nested_s2_unmap (one per 1 GiB of "
-	       "each valid nested MMU); empty=\"true\": the call cleared no leaf.");
-	put_u64(f, "kvmwalk_nested_unmap_unmap_calls_total",
-		(const char *const[]){ "empty", "false", NULL },
-		c[KW_C_NESTED_UNMAPS] - c[KW_C_NESTED_EMPTY]);
-	put_u64(f, "kvmwalk_nested_unmap_unmap_calls_total",
-		(const char *const[]){ "empty", "true", NULL }, c[KW_C_NESTED_EMPTY]);
-	family(f, "kvmwalk_nested_unmap_leaves_cleared_total", "counter",
-	       "Valid leaf entries cleared by the unmap calls inside kvm_nested_s2_unmap.");
-	put_u64(f, "kvmwalk_nested_unmap_leaves_cleared_total", NULL, c[KW_C_NESTED_CLEARED]);
-	if (!exported(r, KW_P_TLB_FLUSH_RANGE) && !exported(r, KW_P_HYP_FLUSH_RANGE))
-		return;
-	family(f, "kvmwalk_nested_unmap_tlb_flushes_total", "counter",
-	       "Range TLB flushes inside kvm_nested_s2_unmap; empty=\"true\": issued by an unmap "
-	       "call that cleared no leaf.");
-	put_u64(f, "kvmwalk_nested_unmap_tlb_flushes_total",
-		(const char *const[]){ "empty", "false", NULL },
-		c[KW_C_NESTED_FLUSHES] - c[KW_C_NESTED_EMPTY_FLUSHES]);
-	put_u64(f, "kvmwalk_nested_unmap_tlb_flushes_total",
-		(const char *const[]){ "empty", "true", NULL }, c[KW_C_NESTED_EMPTY_FLUSHES]);
-	family(f, "kvmwalk_nested_unmap_tlb_flush_seconds_total", "counter",
-	       "Time in range TLB flushes inside kvm_nested_s2_unmap, empty or not.");
-	put_ns(f, "kvmwalk_nested_unmap_tlb_flush_seconds_total",
-	       (const char *const[]){ "empty", "false", NULL },
-	       c[KW_C_NESTED_FLUSH_NS] - c[KW_C_NESTED_EMPTY_FLUSH_NS]);
-	put_ns(f, "kvmwalk_nested_unmap_tlb_flush_seconds_total",
-	       (const char *const[]){ "empty", "true", NULL }, c[KW_C_NESTED_EMPTY_FLUSH_NS]);
-}
+	for (const struct kw_prom_counter_family *fam = kw_prom_counter_families; fam->name;
+	     fam++) {
+		if (!kw_recording_attached(r, fam->need, fam->need_any))
+			continue;
+		family(f, fam->name, fam->kind == KW_PF_HIST_LEAVES ? "histogram" : "counter",
+		       fam->help);
+		switch (fam->kind) {
+		case KW_PF_SAMPLES:
+			for (int i = 0; i < KW_PROM_SAMPLES && fam->s[i].c; i++) {
+				const struct kw_prom_sample *s = &fam->s[i];
+				__u64 v = c[s->c - 1], m = s->minus ? c[s->minus - 1] : 0;
 
-static void put_x86(FILE *f, const struct kw_recording *r)
-{
-	const __u64 *c = r->counters;
+				put_counter(f, fam, s->label, s->value, v > m ? v - m : 0);
+			}
+			break;
+		case KW_PF_BY_ENCL:
+			for (int e = 0; e < KW_NR_ENCL; e++)
+				put_counter(f, fam, "call", kw_encl_names[e], c[fam->base - 1 + e]);
+			break;
+		case KW_PF_BY_PF_RET:
+			for (int i = 0; i < KW_NR_PF_RET; i++) {
+				char name[40];
 
-	if (exported(r, KW_P_TDP_ZAP_LEAFS)) {
-		family(f, "kvmwalk_zap_range_pages_total", "counter",
-		       "Guest frames in the ranges given to tdp_mmu_zap_leafs.");
-		put_u64(f, "kvmwalk_zap_range_pages_total", NULL, c[KW_C_ZAP_GFNS]);
-		family(f, "kvmwalk_zap_leaves_zapped_total", "counter",
-		       "Present leaf SPTEs zapped inside tdp_mmu_zap_leafs.");
-		put_u64(f, "kvmwalk_zap_leaves_zapped_total", NULL, c[KW_C_ZAP_ZAPPED]);
-	}
-	if (exported(r, KW_P_TDP_ZAP_LEAFS) && exported(r, KW_P_TDP_ITER_NEXT)) {
-		family(f, "kvmwalk_zap_4k_visits_total", "counter",
-		       "4 KiB entries visited by tdp_mmu_zap_leafs (tdp_iter_next).");
-		put_u64(f, "kvmwalk_zap_4k_visits_total", NULL, c[KW_C_ZAP_VISITS_4K]);
-		family(f, "kvmwalk_zap_yields_total", "counter",
-		       "tdp_mmu_zap_leafs iterations that yielded mmu_lock.");
-		put_u64(f, "kvmwalk_zap_yields_total", NULL, c[KW_C_ZAP_YIELDS]);
-	}
-	if (exported(r, KW_P_SPTE_CHANGED)) {
-		family(f, "kvmwalk_spte_changes_total", "counter",
-		       "kvmmmu:kvm_tdp_mmu_spte_changed events seen.");
-		put_u64(f, "kvmwalk_spte_changes_total", NULL, c[KW_C_SPTE_CHANGES]);
-	}
-	if (exported(r, KW_P_FAST_PF)) {
-		family(f, "kvmwalk_fast_page_faults_total", "counter",
-		       "fast_page_fault returns by outcome (RET_PF_* name from the kvm module's "
-		       "BTF).");
-		for (int i = 0; i < KW_NR_PF_RET; i++) {
-			char name[40];
-
-			if (r->pf_ret_names[i][0])
-				snprintf(name, sizeof(name), "%s", r->pf_ret_names[i]);
-			else if (i == KW_NR_PF_RET - 1)
-				snprintf(name, sizeof(name), "other");
-			else
-				snprintf(name, sizeof(name), "ret_%d", i);
-			put_u64(f, "kvmwalk_fast_page_faults_total",
-				(const char *const[]){ "outcome", name, NULL }, c[KW_C_PF_RET + i]);
+				if (r->pf_ret_names[i][0])
+					snprintf(name, sizeof(name), "%s", r->pf_ret_names[i]);
+				else if (i == KW_NR_PF_RET - 1)
+					snprintf(name, sizeof(name), "other");
+				else
+					snprintf(name, sizeof(name), "ret_%d", i);
+				put_counter(f, fam, "outcome", name, c[fam->base - 1 + i]);
+			}
+			break;
+		case KW_PF_HIST_LEAVES:
+			put_hist(f, fam->name, NULL, &r->unmap_cleared, UNIT_COUNT, o->buckets);
+			break;
 		}
 	}
 }
 
 static void put_health(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 {
-	static const struct {
-		int counter;
-		const char *reason;
-	} drops[] = {
-		{ KW_C_TASK_FULL, "task_map_full" },
-		{ KW_C_DEPTH_OVERFLOW, "walk_depth_overflow" },
-		{ KW_C_CB_FULL, "callback_map_full" },
-		{ KW_C_TRIG_FULL, "trigger_map_full" },
-	};
 	const struct prom_facts *fa = o->facts;
-
-	family(f, "kvmwalk_dropped_events_total", "counter",
-	       "Events the BPF programs could not record, by reason (a bounded map was full, "
-	       "walks nested too deep).");
-	for (size_t i = 0; i < sizeof(drops) / sizeof(drops[0]); i++)
-		put_u64(f, "kvmwalk_dropped_events_total",
-			(const char *const[]){ "reason", drops[i].reason, NULL },
-			r->counters[drops[i].counter]);
 
 	family(f, "kvmwalk_bpf_stats_enabled", "gauge",
 	       "1 if BPF run-time statistics are on, so the probe cost below is measured.");
@@ -713,9 +609,8 @@ int prom_write(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 		return err;
 	if ((err = put_walks(f, r)))
 		return err;
-	put_arm64(f, r, o);
-	put_nested(f, r);
-	put_x86(f, r);
+	put_visits(f, r);
+	put_counters(f, r, o);
 	put_health(f, r, o);
 	return ferror(f) ? -EIO : 0;
 }

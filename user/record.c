@@ -9,57 +9,9 @@
 #include <jansson.h>
 #include <linux/kvm.h>
 
+#include "counters.h"
 #include "outfile.h"
 #include "record.h"
-
-const char *const kw_counter_names[KW_NR_COUNTERS] = {
-	[KW_C_TASK_FULL] = "task_map_full",
-	[KW_C_DEPTH_OVERFLOW] = "walk_depth_overflow",
-	[KW_C_CB_FULL] = "callback_map_full",
-	[KW_C_TRIG_FULL] = "trigger_map_full",
-	[KW_C_UNMAP_CALLS] = "unmap_calls",
-	[KW_C_UNMAP_CLEARED] = "unmap_leaves_cleared",
-	[KW_C_UNMAP_EMPTY] = "unmap_empty_calls",
-	[KW_C_UNMAP_FLUSHES] = "unmap_flushes",
-	[KW_C_EMPTY_FLUSHES] = "empty_flushes",
-	[KW_C_UNMAP_FLUSH_NS] = "unmap_flush_ns",
-	[KW_C_EMPTY_FLUSH_NS] = "empty_flush_ns",
-	[KW_C_FLUSH_ENCL + KW_E_UNMAP] = "flushes_in_unmap",
-	[KW_C_FLUSH_ENCL + KW_E_WRPROTECT] = "flushes_in_wrprotect",
-	[KW_C_FLUSH_ENCL + KW_E_SPLIT] = "flushes_in_split",
-	[KW_C_FLUSH_ENCL + KW_E_OTHER] = "flushes_in_other",
-	[KW_C_FLUSH_ENCL_PAGES + KW_E_UNMAP] = "flush_pages_in_unmap",
-	[KW_C_FLUSH_ENCL_PAGES + KW_E_WRPROTECT] = "flush_pages_in_wrprotect",
-	[KW_C_FLUSH_ENCL_PAGES + KW_E_SPLIT] = "flush_pages_in_split",
-	[KW_C_FLUSH_ENCL_PAGES + KW_E_OTHER] = "flush_pages_in_other",
-	[KW_C_ZAP_GFNS] = "zap_gfns",
-	[KW_C_ZAP_ZAPPED] = "zap_leaves_zapped",
-	[KW_C_SPTE_CHANGES] = "spte_changes",
-	[KW_C_ZAP_VISITS_4K] = "zap_4k_visits",
-	[KW_C_ZAP_YIELDS] = "zap_yields",
-	[KW_C_UNDECIDED_FULL] = "undecided_full",
-	[KW_C_NESTED_ACTIVE] = "nested_unmaps",
-	[KW_C_NESTED_ACTIVE_NS] = "nested_unmap_ns",
-	[KW_C_NESTED_UNMAPS] = "nested_unmap_unmaps",
-	[KW_C_NESTED_CLEARED] = "nested_unmap_leaves_cleared",
-	[KW_C_NESTED_EMPTY] = "nested_unmap_empty_unmaps",
-	[KW_C_NESTED_FLUSHES] = "nested_unmap_flushes",
-	[KW_C_NESTED_EMPTY_FLUSHES] = "nested_unmap_empty_flushes",
-	[KW_C_NESTED_FLUSH_NS] = "nested_unmap_flush_ns",
-	[KW_C_NESTED_EMPTY_FLUSH_NS] = "nested_unmap_empty_flush_ns",
-	[KW_C_PF_RET + 0] = "fast_pf_ret_0",
-	[KW_C_PF_RET + 1] = "fast_pf_ret_1",
-	[KW_C_PF_RET + 2] = "fast_pf_ret_2",
-	[KW_C_PF_RET + 3] = "fast_pf_ret_3",
-	[KW_C_PF_RET + 4] = "fast_pf_ret_4",
-	[KW_C_PF_RET + 5] = "fast_pf_ret_5",
-	[KW_C_PF_RET + 6] = "fast_pf_ret_6",
-	[KW_C_PF_RET + 7] = "fast_pf_ret_other",
-	[KW_C_ZAP_CALLS] = "zap_calls",
-	[KW_C_ZAP_EMPTY] = "zap_empty_calls",
-	[KW_C_ZAP_EMPTY_VISITS_4K] = "zap_empty_4k_visits",
-	[KW_C_ZAP_EMPTY_NS] = "zap_empty_ns",
-};
 
 const char *const kw_trigger_names[KW_NR_TRIGGERS] = {
 	[KW_T_OTHER] = "other",
@@ -95,6 +47,21 @@ bool kw_plan_attached(const struct kw_plan *pl)
 {
 	return pl->mech == KW_MECH_FENTRY || pl->mech == KW_MECH_KPROBE ||
 	       pl->mech == KW_MECH_TRACEPOINT;
+}
+
+bool kw_recording_attached(const struct kw_recording *r, kw_probe_mask need,
+			   kw_probe_mask need_any)
+{
+	bool any = !need_any;
+
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		bool on = kw_probe_in_arch(p, r->meta.arch) && kw_plan_attached(&r->plan[p]);
+
+		if ((need & KW_PROBE_BIT(p)) && !on)
+			return false;
+		any |= (need_any & KW_PROBE_BIT(p)) && on;
+	}
+	return any;
 }
 
 /*
@@ -438,7 +405,7 @@ json_t *kw_interval_json(const struct kw_interval *iv)
 	c = json_object();
 	for (int k = 0; k < KW_NR_COUNTERS; k++)
 		if (iv->counters[k])
-			json_object_set_new(c, kw_counter_names[k], json_integer(iv->counters[k]));
+			json_object_set_new(c, kw_counters[k].name, json_integer(iv->counters[k]));
 	json_object_set_new(o, "counters", c);
 	json_object_set_new(o, "visits", visits_json(iv->visits));
 	json_object_set_new(o, "dirty_log_ioctls", json_integer(iv->dirty_log_ioctls));
@@ -521,7 +488,7 @@ static json_t *recording_json(const struct kw_recording *r)
 
 	o = json_object();
 	for (int i = 0; i < KW_NR_COUNTERS; i++)
-		json_object_set_new(o, kw_counter_names[i], json_integer(r->counters[i]));
+		json_object_set_new(o, kw_counters[i].name, json_integer(r->counters[i]));
 	json_object_set_new(root, "counters", o);
 
 	json_object_set_new(root, "visits", visits_json(r->visits));
@@ -670,14 +637,6 @@ static void hist_from(json_t *o, struct kw_hist *h)
 	}
 }
 
-static int counter_by_name(const char *n)
-{
-	for (int i = 0; i < KW_NR_COUNTERS; i++)
-		if (!strcmp(kw_counter_names[i], n))
-			return i;
-	return -1;
-}
-
 static int index_of(const char *const *names, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)
@@ -824,7 +783,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 
 	json_object_foreach(json_object_get(root, "counters"), k, v)
 	{
-		int c = counter_by_name(k);
+		int c = kw_counter_by_name(k);
 
 		if (c >= 0)
 			r->counters[c] = json_integer_value(v);
@@ -920,7 +879,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		iv.full = json_is_object(json_object_get(o, "counters"));
 		json_object_foreach(json_object_get(o, "counters"), k, v)
 		{
-			int c = counter_by_name(k);
+			int c = kw_counter_by_name(k);
 
 			if (c >= 0)
 				iv.counters[c] = json_integer_value(v);

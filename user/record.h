@@ -24,7 +24,6 @@ _Static_assert(sizeof(struct kw_cb_val) == 24, "kw_cb_val");
 _Static_assert(sizeof(struct kw_trig_key) == 16, "kw_trig_key");
 _Static_assert(sizeof(struct kw_trig_val) == 16, "kw_trig_val");
 
-extern const char *const kw_counter_names[KW_NR_COUNTERS];
 extern const char *const kw_trigger_names[KW_NR_TRIGGERS];
 extern const char *const kw_encl_names[KW_NR_ENCL];
 extern const char *const kw_walker_names[KW_NR_WALKERS];
@@ -200,6 +199,13 @@ struct kw_recording {
 	size_t nufuncs, nutrigs;
 	struct kw_trig *utrigs;
 };
+
+/*
+ * Every probe of need attached and, when need_any is not 0, at least one of need_any: probes
+ * of r's arch only (a probe of the other arch never counts as attached).
+ */
+bool kw_recording_attached(const struct kw_recording *r, kw_probe_mask need,
+			   kw_probe_mask need_any);
 
 /* Total of the timed probes that are the outermost measured work (walks at depth 0, x86 ops). */
 __u64 kw_recording_measured_ns(const struct kw_recording *r);

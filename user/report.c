@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "counters.h"
 #include "findings.h"
 #include "report.h"
 #include "timeline.h"
@@ -290,121 +291,148 @@ static void print_visits(FILE *f, const struct kw_recording *r)
 	}
 }
 
-static void print_zaps(FILE *f, const struct kw_recording *r)
-{
-	const __u64 *c = r->counters;
-
-	fprintf(f, "  tdp_mmu_zap_leafs: gfns in ranges %llu, present leaves zapped %llu\n",
-		(unsigned long long)c[KW_C_ZAP_GFNS], (unsigned long long)c[KW_C_ZAP_ZAPPED]);
-	if (kw_plan_attached(&r->plan[KW_P_TDP_ITER_NEXT]))
-		fprintf(f, "  tdp_mmu_zap_leafs: 4K entries visited %llu, mmu_lock yields %llu\n",
-			(unsigned long long)c[KW_C_ZAP_VISITS_4K],
-			(unsigned long long)c[KW_C_ZAP_YIELDS]);
-	else
-		fprintf(f, "  tdp_mmu_zap_leafs: entries visited not measured (tdp_iter_next "
-			   "not attached)\n");
-}
-
-static void print_unmaps(FILE *f, const struct kw_recording *r)
-{
-	const __u64 *c = r->counters;
-	char t1[16], t2[16];
-
-	rule(f, "Unmaps and range TLB flushes");
-	fprintf(f, "  unmap calls %llu, valid leaves cleared %llu, calls that cleared none %llu\n",
-		(unsigned long long)c[KW_C_UNMAP_CALLS], (unsigned long long)c[KW_C_UNMAP_CLEARED],
-		(unsigned long long)c[KW_C_UNMAP_EMPTY]);
-	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
-		fprintf(f, "  flushes not measured: no range TLB flush probe attached (see "
-			   "Functions)\n");
-		return;
-	}
-	kw_fmt_ns(t1, sizeof(t1), c[KW_C_UNMAP_FLUSH_NS]);
-	kw_fmt_ns(t2, sizeof(t2), c[KW_C_EMPTY_FLUSH_NS]);
-	fprintf(f, "  flushes in unmaps %llu (%.2f per unmap, %s)\n",
-		(unsigned long long)c[KW_C_UNMAP_FLUSHES],
-		c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS] : 0, t1);
-	fprintf(f, "  empty flushes %llu (by unmaps that cleared no leaf, %s)\n",
-		(unsigned long long)c[KW_C_EMPTY_FLUSHES], t2);
-	fprintf(f, "  %-30s %12s %14s\n", "flushes by enclosing operation", "flushes", "pages");
-	for (int e = 0; e < KW_NR_ENCL; e++)
-		fprintf(f, "    %-28s %12llu %14llu\n", kw_encl_names[e],
-			(unsigned long long)c[KW_C_FLUSH_ENCL + e],
-			(unsigned long long)c[KW_C_FLUSH_ENCL_PAGES + e]);
-}
-
-/*
- * kvm_nested_s2_unmap (arm64 NV): per call, every valid nested MMU's whole IPA space in 1 GiB
- * unmap calls, each ending in a range flush. Shown where the probe attached or counted.
- */
-static bool has_nested(const struct kw_recording *r)
-{
-	return !strcmp(r->meta.arch, "arm64") &&
-	       (attached(r, KW_P_NESTED_UNMAP) || r->funcs[KW_P_NESTED_UNMAP].calls);
-}
+/* ---- the sections made of counters (kw_report_sections[], counters.c) ---------------------- */
 
 static double per(__u64 n, __u64 d)
 {
 	return d ? (double)n / d : 0;
 }
 
-static void print_nested(FILE *f, const struct kw_recording *r)
+/* Shown on r's arch, and its probe attached or its nonzero value not 0. */
+static bool section_shown(const struct kw_recording *r, const struct kw_report_section *s)
 {
-	const __u64 *c = r->counters;
-	__u64 n = c[KW_C_NESTED_ACTIVE];
-	char t[3][16];
-
-	if (!has_nested(r))
-		return;
-	rule(f, "Nested stage-2 unmaps (kvm_nested_s2_unmap)");
-	if (!n) {
-		fprintf(f, "  %llu calls, none with a valid nested MMU to unmap\n",
-			(unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls);
-		return;
-	}
-	kw_fmt_ns(t[0], sizeof(t[0]), c[KW_C_NESTED_ACTIVE_NS]);
-	kw_fmt_ns(t[1], sizeof(t[1]), per(c[KW_C_NESTED_ACTIVE_NS], n));
-	fprintf(f, "  nested unmaps %llu (of %llu calls), time in them %s (%s each)\n",
-		(unsigned long long)n, (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls, t[0],
-		t[1]);
-	fprintf(f, "  unmap calls %llu (%.2f per nested unmap), leaves cleared %llu\n",
-		(unsigned long long)c[KW_C_NESTED_UNMAPS], per(c[KW_C_NESTED_UNMAPS], n),
-		(unsigned long long)c[KW_C_NESTED_CLEARED]);
-	fprintf(f, "  unmap calls that cleared none %llu (%.2f per nested unmap)\n",
-		(unsigned long long)c[KW_C_NESTED_EMPTY], per(c[KW_C_NESTED_EMPTY], n));
-	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
-		fprintf(f, "  flushes not measured: no range TLB flush probe attached\n");
-		return;
-	}
-	kw_fmt_ns(t[0], sizeof(t[0]), c[KW_C_NESTED_FLUSH_NS]);
-	kw_fmt_ns(t[2], sizeof(t[2]), c[KW_C_NESTED_EMPTY_FLUSH_NS]);
-	fprintf(f, "  flushes %llu (%.2f per nested unmap, %s)\n",
-		(unsigned long long)c[KW_C_NESTED_FLUSHES], per(c[KW_C_NESTED_FLUSHES], n), t[0]);
-	fprintf(f, "  empty flushes %llu (%.2f per nested unmap, %s)\n",
-		(unsigned long long)c[KW_C_NESTED_EMPTY_FLUSHES],
-		per(c[KW_C_NESTED_EMPTY_FLUSHES], n), t[2]);
+	if (strcmp(r->meta.arch, s->arch))
+		return false;
+	if (s->probe && attached(r, s->probe - 1))
+		return true;
+	if (!s->nonzero)
+		return false;
+	return s->nonzero_calls ? r->funcs[s->nonzero - 1].calls != 0 : r->counters[s->nonzero - 1];
 }
 
-static json_t *nested_json(const struct kw_recording *r)
+/* A counter's value as text: a count, or a time. */
+static void fmt_counter(char *buf, size_t len, double v, int c)
+{
+	if (kw_counters[c - 1].ns)
+		kw_fmt_ns(buf, len, v);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+/* "LABEL VALUE (of N calls, RATIO PER_LABEL, NOTE, TIME)" */
+static void print_item(FILE *f, const struct kw_recording *r, const struct kw_report_item *it)
 {
 	const __u64 *c = r->counters;
-	__u64 n = c[KW_C_NESTED_ACTIVE];
+	char v[32], part[64];
+	int n = 0;
 
-	if (!has_nested(r))
+	fmt_counter(v, sizeof(v), c[it->c - 1], it->c);
+	fprintf(f, "%s %s", it->label, v);
+	if (it->of_calls)
+		fprintf(f, "%s" "of %llu calls", n++ ? ", " : " (",
+			(unsigned long long)r->funcs[it->of_calls - 1].calls);
+	if (it->per) {
+		if (kw_counters[it->c - 1].ns)
+			kw_fmt_ns(part, sizeof(part), per(c[it->c - 1], c[it->per - 1]));
+		else
+			snprintf(part, sizeof(part), "%.2f", per(c[it->c - 1], c[it->per - 1]));
+		fprintf(f, "%s%s %s", n++ ? ", " : " (", part, it->per_label);
+	}
+	if (it->note)
+		fprintf(f, "%s%s", n++ ? ", " : " (", it->note);
+	if (it->time) {
+		kw_fmt_ns(part, sizeof(part), c[it->time - 1]);
+		fprintf(f, "%s%s", n++ ? ", " : " (", part);
+	}
+	if (n)
+		fputc(')', f);
+}
+
+/* false: the line's probes were missing, and the section ends */
+static bool print_line(FILE *f, const struct kw_recording *r, const struct kw_report_line *l)
+{
+	if (l->need_any && !kw_recording_attached(r, 0, l->need_any)) {
+		fprintf(f, "  %s\n", l->missing);
+		return false;
+	}
+	if (l->table) {
+		fprintf(f, "  %-30s %12s %14s\n", l->table, l->table_heads[0], l->table_heads[1]);
+		for (int e = 0; e < KW_NR_ENCL; e++)
+			fprintf(f, "    %-28s %12llu %14llu\n", kw_encl_names[e],
+				(unsigned long long)r->counters[l->table_cols[0] - 1 + e],
+				(unsigned long long)r->counters[l->table_cols[1] - 1 + e]);
+		return true;
+	}
+	fprintf(f, "  %s", l->prefix ? l->prefix : "");
+	for (int i = 0; i < KW_REPORT_ITEMS && l->items[i].c; i++) {
+		if (i)
+			fputs(", ", f);
+		print_item(f, r, &l->items[i]);
+	}
+	fputc('\n', f);
+	return true;
+}
+
+static void print_extra_intro(FILE *f, const struct kw_recording *r, enum kw_report_extra x);
+static void print_extra_outro(FILE *f, const struct kw_recording *r, enum kw_report_extra x);
+
+static void print_section(FILE *f, const struct kw_recording *r, const struct kw_report_section *s)
+{
+	bool shown = section_shown(r, s);
+
+	if (strcmp(r->meta.arch, s->arch) || (!shown && !s->absent))
+		return;
+	rule(f, s->title);
+	print_extra_intro(f, r, s->extra);
+	if (!shown) {
+		fprintf(f, "  %s\n", s->absent);
+	} else if (s->none && !r->counters[s->none - 1]) {
+		fprintf(f, "  %llu %s\n", (unsigned long long)r->funcs[s->probe - 1].calls,
+			s->none_text);
+	} else {
+		for (int i = 0; i < KW_REPORT_LINES; i++) {
+			const struct kw_report_line *l = &s->lines[i];
+
+			if ((!l->items[0].c && !l->table) || !print_line(f, r, l))
+				break;
+		}
+	}
+	print_extra_outro(f, r, s->extra);
+}
+
+/* The section as its --json object: every item, whatever was attached, times last. */
+static json_t *section_json(const struct kw_recording *r, const struct kw_report_section *s)
+{
+	const __u64 *c = r->counters;
+	json_t *o;
+
+	if (s->json_null && !section_shown(r, s))
 		return json_null();
-	return json_pack("{sIsIsIsIsfsIsIsfsIsfsIsfsIsI}", "calls",
-			 (json_int_t)r->funcs[KW_P_NESTED_UNMAP].calls, "nested_unmaps",
-			 (json_int_t)n, "ns", (json_int_t)c[KW_C_NESTED_ACTIVE_NS], "unmap_calls", (json_int_t)c[KW_C_NESTED_UNMAPS],
-			 "unmap_calls_per_nested_unmap", per(c[KW_C_NESTED_UNMAPS], n),
-			 "leaves_cleared", (json_int_t)c[KW_C_NESTED_CLEARED], "empty_unmaps",
-			 (json_int_t)c[KW_C_NESTED_EMPTY], "empty_unmaps_per_nested_unmap",
-			 per(c[KW_C_NESTED_EMPTY], n), "flushes",
-			 (json_int_t)c[KW_C_NESTED_FLUSHES], "flushes_per_nested_unmap",
-			 per(c[KW_C_NESTED_FLUSHES], n), "empty_flushes",
-			 (json_int_t)c[KW_C_NESTED_EMPTY_FLUSHES], "empty_flushes_per_nested_unmap",
-			 per(c[KW_C_NESTED_EMPTY_FLUSHES], n), "flush_ns",
-			 (json_int_t)c[KW_C_NESTED_FLUSH_NS], "empty_flush_ns",
-			 (json_int_t)c[KW_C_NESTED_EMPTY_FLUSH_NS]);
+	o = json_object();
+	for (int i = 0; i < KW_REPORT_LINES; i++)
+		for (int k = 0; k < KW_REPORT_ITEMS && s->lines[i].items[k].c; k++) {
+			const struct kw_report_item *it = &s->lines[i].items[k];
+
+			if (it->of_key)
+				json_object_set_new(o, it->of_key,
+						    json_integer(r->funcs[it->of_calls - 1].calls));
+			json_object_set_new(o, it->key, json_integer(c[it->c - 1]));
+			if (it->per_key)
+				json_object_set_new(o, it->per_key,
+						    json_real(per(c[it->c - 1], c[it->per - 1])));
+		}
+	for (int i = 0; i < KW_REPORT_LINES; i++)
+		for (int k = 0; k < KW_REPORT_ITEMS && s->lines[i].items[k].c; k++)
+			if (s->lines[i].items[k].time_key)
+				json_object_set_new(o, s->lines[i].items[k].time_key,
+						    json_integer(c[s->lines[i].items[k].time - 1]));
+	for (int i = 0; i < KW_REPORT_LINES; i++)
+		for (int e = 0; s->lines[i].table && e < KW_NR_ENCL; e++) {
+			int k = s->lines[i].table_cols[0] - 1 + e;
+
+			json_object_set_new(o, kw_counters[k].name, json_integer(c[k]));
+		}
+	return o;
 }
 
 /*
@@ -455,36 +483,39 @@ static json_t *fast_pf_json(const struct kw_recording *r)
 	return o;
 }
 
-static void print_flushes(FILE *f, const struct kw_recording *r)
+/* KW_RX_TDP: the x86 MMU in use, under the heading */
+static void print_extra_intro(FILE *f, const struct kw_recording *r, enum kw_report_extra x)
+{
+	/* the functions exist and attach, but tdp_mmu_enabled is false: nothing calls them */
+	if (x == KW_RX_TDP && shadow_mmu(r))
+		fprintf(f, "  shadow MMU (kvm.tdp_mmu=N): the TDP MMU functions never run, so\n"
+			   "  their probes count 0; fast_page_fault serves the legacy MMU\n");
+}
+
+/* KW_RX_TDP: fast_page_fault's return codes, by their BTF names */
+static void print_extra_outro(FILE *f, const struct kw_recording *r, enum kw_report_extra x)
 {
 	const __u64 *c = r->counters;
 
-	if (!strcmp(r->meta.arch, "arm64") && (c[KW_C_UNMAP_CALLS] || attached(r, KW_P_S2_UNMAP)))
-		print_unmaps(f, r);
-	print_nested(f, r);
-	if (!strcmp(r->meta.arch, "x86")) {
-		rule(f, "TDP MMU zaps and fast page faults");
-		/* the functions exist and attach, but tdp_mmu_enabled is false: nothing calls them */
-		if (shadow_mmu(r))
-			fprintf(f, "  shadow MMU (kvm.tdp_mmu=N): the TDP MMU functions never run, so\n"
-				   "  their probes count 0; fast_page_fault serves the legacy MMU\n");
-		if (!attached(r, KW_P_TDP_ZAP_LEAFS))
-			fprintf(f, "  tdp_mmu_zap_leafs: not attached (see Functions)\n");
-		else
-			print_zaps(f, r);
-		if (!attached(r, KW_P_FAST_PF)) {
-			fprintf(f, "  fast_page_fault: not attached (see Functions)\n");
-			return;
-		}
-		fprintf(f, "  fast_page_fault returns:");
-		for (int i = 0; i < KW_NR_PF_RET; i++)
-			if (c[KW_C_PF_RET + i])
-				fprintf(f, " %s %llu",
-					r->pf_ret_names[i][0] ? r->pf_ret_names[i] : "?",
-					(unsigned long long)c[KW_C_PF_RET + i]);
-		fputc('\n', f);
-		print_fast_fixed(f, r);
+	if (x != KW_RX_TDP)
+		return;
+	if (!attached(r, KW_P_FAST_PF)) {
+		fprintf(f, "  fast_page_fault: not attached (see Functions)\n");
+		return;
 	}
+	fprintf(f, "  fast_page_fault returns:");
+	for (int i = 0; i < KW_NR_PF_RET; i++)
+		if (c[KW_C_PF_RET + i])
+			fprintf(f, " %s %llu", r->pf_ret_names[i][0] ? r->pf_ret_names[i] : "?",
+				(unsigned long long)c[KW_C_PF_RET + i]);
+	fputc('\n', f);
+	print_fast_fixed(f, r);
+}
+
+static void print_sections(FILE *f, const struct kw_recording *r)
+{
+	for (const struct kw_report_section *s = kw_report_sections; s->json; s++)
+		print_section(f, r, s);
 }
 
 static void print_trigs(FILE *f, const struct kw_recording *r)
@@ -580,10 +611,43 @@ static void print_vms(FILE *f, const struct kw_recording *r)
 	}
 }
 
+/*
+ * "lost: ...": the exits and entries the probes missed, then every counter of what kvmwalk lost
+ * (kw_counters[].lost), wrapped at 80 columns; the rare ones on lines of their own when not 0.
+ */
+static void print_lost(FILE *f, const struct kw_recording *r, __u64 missed, __u64 dropped)
+{
+	char item[160];
+	int col;
+
+	col = fprintf(f, "  lost: missed exits %llu, dropped entries %llu",
+		      (unsigned long long)missed, (unsigned long long)dropped);
+	for (int i = 0; i < KW_NR_COUNTERS; i++) {
+		int n;
+
+		if (!kw_counters[i].lost || kw_counters[i].lost_own_line)
+			continue;
+		n = snprintf(item, sizeof(item), "%s %llu", kw_counters[i].lost,
+			     (unsigned long long)r->counters[i]);
+		if (col + 2 + n + 1 > 80) {
+			fputs(",\n        ", f);
+			col = 8;
+		} else {
+			fputs(", ", f);
+			col += 2;
+		}
+		col += fprintf(f, "%s", item);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < KW_NR_COUNTERS; i++)
+		if (kw_counters[i].lost_own_line && r->counters[i])
+			fprintf(f, "        %s %llu\n", kw_counters[i].lost,
+				(unsigned long long)r->counters[i]);
+}
+
 static void print_overhead(FILE *f, const struct kw_recording *r)
 {
 	char a[16], b[16], m[16];
-	const __u64 *c = r->counters;
 	__u64 missed = 0, dropped = 0;
 
 	rule(f, "Probe overhead");
@@ -618,15 +682,7 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 			"  %llu program runs skipped by the kernel's recursion guard (a probe\n"
 			"  preempted by another task hitting the same probe on its CPU)\n",
 			(unsigned long long)r->overhead.recursion_misses);
-	fprintf(f,
-		"  lost: missed exits %llu, dropped entries %llu, no task memory %llu,\n"
-		"        walk depth overflow %llu, callback map full %llu, trigger map full %llu\n",
-		(unsigned long long)missed, (unsigned long long)dropped,
-		(unsigned long long)c[KW_C_TASK_FULL], (unsigned long long)c[KW_C_DEPTH_OVERFLOW],
-		(unsigned long long)c[KW_C_CB_FULL], (unsigned long long)c[KW_C_TRIG_FULL]);
-	if (c[KW_C_UNDECIDED_FULL])
-		fprintf(f, "        --vm: runs of processes not yet named, beyond the %d-entry map %llu\n",
-			KW_UNDECIDED_SIZE, (unsigned long long)c[KW_C_UNDECIDED_FULL]);
+	print_lost(f, r, missed, dropped);
 	if (r->meta.exited_folded)
 		fprintf(f, "        rows of exited processes past %d kept, folded into 'exited' %llu\n",
 			KW_KEEP_EXITED, (unsigned long long)r->meta.exited_folded);
@@ -659,7 +715,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	print_funcs(f, r);
 	print_cbs(f, r);
 	print_visits(f, r);
-	print_flushes(f, r);
+	print_sections(f, r);
 	print_trigs(f, r);
 	kw_ufuncs_print(f, r);
 	print_vms(f, r);
@@ -685,7 +741,6 @@ static json_t *summary(const struct kw_hist *h)
 int kw_report_json(FILE *f, const struct kw_recording *r)
 {
 	json_t *root = json_object(), *a = json_array(), *o;
-	const __u64 *c = r->counters;
 	struct kw_findings fs;
 	int err;
 
@@ -742,31 +797,12 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 								r->visits[KW_VISIT_IDX(w, l, oc)]));
 	json_object_set_new(root, "visits", a);
 
-	o = json_pack("{sIsIsIsIsfsIsIsI}", "unmap_calls", (json_int_t)c[KW_C_UNMAP_CALLS],
-		      "leaves_cleared", (json_int_t)c[KW_C_UNMAP_CLEARED], "empty_unmaps",
-		      (json_int_t)c[KW_C_UNMAP_EMPTY], "flushes_in_unmaps",
-		      (json_int_t)c[KW_C_UNMAP_FLUSHES], "flushes_per_unmap",
-		      c[KW_C_UNMAP_CALLS] ? (double)c[KW_C_UNMAP_FLUSHES] / c[KW_C_UNMAP_CALLS]
-					  : 0.0,
-		      "empty_flushes", (json_int_t)c[KW_C_EMPTY_FLUSHES], "flush_ns",
-		      (json_int_t)c[KW_C_UNMAP_FLUSH_NS], "empty_flush_ns",
-		      (json_int_t)c[KW_C_EMPTY_FLUSH_NS]);
-	for (int e = 0; e < KW_NR_ENCL; e++) {
-		char k[48];
-
-		snprintf(k, sizeof(k), "flushes_in_%s", kw_encl_names[e]);
-		json_object_set_new(o, k, json_integer(c[KW_C_FLUSH_ENCL + e]));
+	for (const struct kw_report_section *s = kw_report_sections; s->json; s++) {
+		json_object_set_new(root, s->json, section_json(r, s));
+		/* x86 only (absent on arm64, which has no fast_page_fault): RET_PF_FIXED, the MMU */
+		if (s->extra == KW_RX_TDP && !strcmp(r->meta.arch, "x86"))
+			json_object_set_new(root, "fast_page_fault", fast_pf_json(r));
 	}
-	json_object_set_new(root, "flushes", o);
-	json_object_set_new(root, "nested_unmap", nested_json(r));
-	/* x86 only (absent on arm64, which has no fast_page_fault): RET_PF_FIXED, the MMU */
-	if (!strcmp(r->meta.arch, "x86"))
-		json_object_set_new(root, "fast_page_fault", fast_pf_json(r));
-	json_object_set_new(root, "zap",
-			    json_pack("{sIsIsIsI}", "gfns", (json_int_t)c[KW_C_ZAP_GFNS], "zapped",
-				      (json_int_t)c[KW_C_ZAP_ZAPPED], "visits_4k",
-				      (json_int_t)c[KW_C_ZAP_VISITS_4K], "yields",
-				      (json_int_t)c[KW_C_ZAP_YIELDS]));
 
 	a = json_array();
 	for (size_t i = 0; i < r->ntrigs; i++) {

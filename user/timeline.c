@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "counters.h"
 #include "report.h"
 #include "svg.h"
 #include "timeline.h"
@@ -188,7 +189,7 @@ static void csv_header(FILE *f, const struct kw_recording *r)
 		if (kw_probe_in_arch(p, r->meta.arch))
 			fprintf(f, ",%s_calls,%s_ns", kw_probes[p].name, kw_probes[p].name);
 	for (int k = 0; k < KW_NR_COUNTERS; k++)
-		fprintf(f, ",%s", kw_counter_names[k]);
+		fprintf(f, ",%s", kw_counters[k].name);
 	for (int w = 0; w < KW_NR_WALKERS && has_visits(r); w++)
 		for (int l = 0; l < KW_NR_LEVELS; l++)
 			for (int o = 0; o < KW_NR_OUTCOMES; o++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "counters.h"
 #include "top.h"
 
 static const char *const col_names[KW_NR_TOP_COLS] = {
@@ -211,7 +212,7 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 	struct row rows[KW_NR_PROBES];
 	enum kw_top_col c = sort_col(v);
 	char h[7][16];
-	int n = 0;
+	int n = 0, n_top = 0;
 
 	*nshown = *nall = 0;
 	for (int i = 0; i < KW_NR_PROBES; i++) {
@@ -269,15 +270,18 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 		fprintf(f, "  (no probe is attached)\n");
 	else if (!n)
 		fprintf(f, "  (no attached probe's name contains \"%s\")\n", v->filter);
-	if (!strcmp(cur->meta.arch, "arm64")) {
-		__u64 u = cur->counters[KW_C_UNMAP_CALLS], e = cur->counters[KW_C_EMPTY_FLUSHES];
-		__u64 pu = prev ? prev->counters[KW_C_UNMAP_CALLS] : 0;
-		__u64 pe = prev ? prev->counters[KW_C_EMPTY_FLUSHES] : 0;
+	/* the counters that have a place on this line (kw_counters[].top) */
+	for (int i = 0; i < KW_NR_COUNTERS; i++) {
+		const struct kw_counter_desc *d = &kw_counters[i];
+		__u64 now = cur->counters[i], before = prev ? prev->counters[i] : 0;
 
-		fprintf(f, "  unmaps/s %.1f (total %llu), empty flushes/s %.1f (total %llu)\n",
-			sub(u, pu) / secs, (unsigned long long)u, sub(e, pe) / secs,
-			(unsigned long long)e);
+		if (!d->top || strcmp(d->top_arch, cur->meta.arch))
+			continue;
+		fprintf(f, "%s%s/s %.1f (total %llu)", n_top++ ? ", " : "  ", d->top,
+			sub(now, before) / secs, (unsigned long long)now);
 	}
+	if (n_top)
+		fputc('\n', f);
 }
 
 /* The trigger rows summed per (pid, probe): what the per-VM view shows. */

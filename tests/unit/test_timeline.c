@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "counters.h"
 #include "test.h"
 #include "timeline.h"
 
@@ -87,7 +88,7 @@ static void sums(const struct kw_recording *r)
 		ASSERT_EQ(ns[p], r->funcs[p].dur.sum, kw_probes[p].name);
 	}
 	for (int k = 0; k < KW_NR_COUNTERS; k++)
-		ASSERT_EQ(c[k], r->counters[k], kw_counter_names[k]);
+		ASSERT_EQ(c[k], r->counters[k], kw_counters[k].name);
 	for (int k = 0; k < KW_NR_VISITS; k++)
 		ASSERT_EQ(v[k], r->visits[k], "visits");
 	/* the two KVM_GET_DIRTY_LOG calls of the two iterations (kvmwalk-load's get_ioctls) */
