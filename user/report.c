@@ -329,7 +329,7 @@ static void print_item(FILE *f, const struct kw_recording *r, const struct kw_re
 	fmt_counter(v, sizeof(v), c[it->c - 1], it->c);
 	fprintf(f, "%s %s", it->label, v);
 	if (it->of_calls)
-		fprintf(f, "%s" "of %llu calls", n++ ? ", " : " (",
+		fprintf(f, "%sof %llu calls", n++ ? ", " : " (",
 			(unsigned long long)r->funcs[it->of_calls - 1].calls);
 	if (it->per) {
 		if (kw_counters[it->c - 1].ns)
