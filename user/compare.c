@@ -131,6 +131,19 @@ static double f_nested_kept(const struct kw_recording *r, int arg)
 	return (double)(r->counters[KW_C_NESTED_FLUSHES] - r->counters[KW_C_NESTED_EMPTY_FLUSHES]);
 }
 
+/* arg: an index into kw_compare_counter_rows[] */
+static double f_counter_row(const struct kw_recording *r, int arg)
+{
+	const struct kw_compare_counter_row *row = &kw_compare_counter_rows[arg];
+	double d = 1;
+
+	if (row->per_counter)
+		d = r->counters[row->per_counter - 1];
+	else if (row->per_calls)
+		d = r->funcs[row->per_calls - 1].calls;
+	return ratio(r->counters[row->c - 1], d);
+}
+
 static double f_per_zap(const struct kw_recording *r, int arg)
 {
 	return ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
@@ -162,19 +175,20 @@ static bool in_list(const char *list, const char *s, bool first_word)
 	return false;
 }
 
-/* The metrics probe_rows() makes, but the per-level and per-return-code ones. */
+/*
+ * The metrics probe_rows() makes, but the per-level and per-return-code ones and the counter
+ * rows of kw_compare_counter_rows[] (counters.c).
+ */
 static const char *const fixed_metrics[] = {
-	"calls/run",	      "median",		    "p90",		  "p99",
-	"p99.9",	      "mean",		    "blocks split/run",	  "visits/block split",
-	"no-op visits/block", "cleared/unmap",	    "flushes/unmap",	  "empty unmaps/run",
-	"empty flushes/run",  "gfns/zap",	    "zapped/zap",	  "4K visits/zap",
+	"calls/run", "median",		   "p90",		 "p99",
+	"p99.9",     "mean",		   "blocks split/run",	 "visits/block split",
+	"no-op visits/block",
 };
 
-/* A counter that is a row of its own (kw_compare_build()), not one of its probe's. */
+/* A counter that is a row of its own in the "counters" group, not one of its probe's. */
 static bool counter_row(int i)
 {
-	return kw_counters[i].name && !(i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) &&
-	       i < KW_C_PF_RET;
+	return kw_counters[i].compare;
 }
 
 /* word (n bytes) is metric m, or m's first word */
@@ -191,6 +205,9 @@ static bool metric_known(const char *w, size_t n)
 		return true;
 	for (size_t i = 0; i < sizeof(fixed_metrics) / sizeof(*fixed_metrics); i++)
 		if (names_metric(w, n, fixed_metrics[i]))
+			return true;
+	for (const struct kw_compare_counter_row *row = kw_compare_counter_rows; row->metric; row++)
+		if (names_metric(w, n, row->metric))
 			return true;
 	for (int l = 0; l < KW_NR_LEVELS; l++) {
 		snprintf(m, sizeof(m), "L%d visits/walk", l - 1);
@@ -247,6 +264,17 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
 						snprintf(w, sizeof(w), "%.*s",
 							 (int)strcspn(fixed_metrics[i], " /"),
 							 fixed_metrics[i]);
+						if (!strstr(names, w))
+							append(names, sizeof(names), w);
+					}
+					for (const struct kw_compare_counter_row *row =
+						     kw_compare_counter_rows;
+					     row->metric; row++) {
+						char w[32];
+
+						snprintf(w, sizeof(w), "%.*s",
+							 (int)strcspn(row->metric, " /"),
+							 row->metric);
 						if (!strstr(names, w))
 							append(names, sizeof(names), w);
 					}
@@ -385,24 +413,15 @@ static int probe_rows(struct builder *b, int p)
 		err = err ?: add_row(b, g, "visits/block split", KW_U_RATIO, f_split_per_block, -1);
 		err = err ?: add_row(b, g, "no-op visits/block", KW_U_RATIO, f_split_per_block, -2);
 	}
-	if (!err && p == KW_P_S2_UNMAP) {
-		err = add_row(b, g, "cleared/unmap", KW_U_RATIO, f_per_unmap, KW_C_UNMAP_CLEARED);
-		err = err
-			      ?: add_row(b, g, "flushes/unmap", KW_U_RATIO, f_per_unmap,
-					 KW_C_UNMAP_FLUSHES);
-		err = err
-			      ?: add_row(b, g, "empty unmaps/run", KW_U_COUNT, f_counter,
-					 KW_C_UNMAP_EMPTY);
-		err = err
-			      ?: add_row(b, g, "empty flushes/run", KW_U_COUNT, f_counter,
-					 KW_C_EMPTY_FLUSHES);
-	}
-	if (!err && p == KW_P_TDP_ZAP_LEAFS) {
-		err = add_row(b, g, "gfns/zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_GFNS);
-		if (attached_everywhere(b, KW_P_TDP_ITER_NEXT))
-			err = err ?: add_row(b, g, "4K visits/zap", KW_U_RATIO, f_per_zap,
-					     KW_C_ZAP_VISITS_4K);
-		err = err ?: add_row(b, g, "zapped/zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_ZAPPED);
+	for (size_t i = 0; kw_compare_counter_rows[i].metric && !err; i++) {
+		const struct kw_compare_counter_row *row = &kw_compare_counter_rows[i];
+
+		if (row->probe != p ||
+		    (row->needs_everywhere && !attached_everywhere(b, row->needs_everywhere - 1)))
+			continue;
+		err = add_row(b, g, row->metric,
+			      row->per_counter || row->per_calls ? KW_U_RATIO : KW_U_COUNT,
+			      f_counter_row, (int)i);
 	}
 	for (int i = 0; p == KW_P_FAST_PF && i < KW_NR_PF_RET && !err; i++) {
 		const char *n = b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
@@ -423,154 +442,173 @@ static const char *pf_name(struct builder *b, int i)
 					     : b->new[0].pf_ret_names[i];
 }
 
+/*
+ * The sections that open a comparison: one per known change (DESIGN: the waste each bundled
+ * change removes), shown when a run measured what it is about, with the lines that tell its
+ * story. Lines of value 0 in every run are left out unless `always`.
+ */
+struct section_line {
+	const char *what, *per;
+	enum kw_compare_unit unit;
+	run_fn fn;
+	int arg;
+	bool always;
+	int needs_everywhere; /* KW_PREF() of a probe attached in every run, or no line */
+	bool pf_rets;	      /* one line per fast_page_fault return code: "outcome NAME" */
+};
+
+struct section_def {
+	enum kw_known_change change;
+	const char *title, *where;
+	/* shown when a run has a value for one of these */
+	struct {
+		run_fn fn;
+		int arg;
+	} shown[2];
+	struct section_line lines[KW_SECTION_LINES];
+};
+
+static const struct section_def section_defs[] = {
+	{
+		KW_K_SKIP_LEVEL,
+		"Split skips level 3 (skip-level walk flags)",
+		"arm64 kvm_pgtable_stage2_split, stage2_split_walker",
+		.shown = { { f_blocks_split, 0 }, { f_calls, KW_P_SPLIT_WALKER } },
+		.lines = {
+			{ "split calls", "per run", KW_U_COUNT, f_calls, KW_P_S2_SPLIT, true },
+			{ "blocks split", "per run", KW_U_COUNT, f_blocks_split, 0, true },
+			{ "split visits", "per block", KW_U_RATIO, f_split_per_block, -1, true },
+			{ "level-3 visits", "per block", KW_U_RATIO, f_split_per_block, 3 + 1, true },
+			{ "split visits that did nothing", "per block", KW_U_RATIO,
+			  f_split_per_block, -2, true },
+			{ "split time, median", "", KW_U_NS, f_p50, KW_P_S2_SPLIT },
+		},
+	},
+	{
+		KW_K_EMPTY_LEAF,
+		"Empty-leaf-table hint for TDP zaps",
+		"x86 tdp_mmu_zap_leafs",
+		.shown = { { f_calls, KW_P_TDP_ZAP_LEAFS } },
+		.lines = {
+			{ "zaps", "per run", KW_U_COUNT, f_calls, KW_P_TDP_ZAP_LEAFS, true },
+			/*
+			 * What the hint saves is 4K entries visited (tdp_iter_next, a per-entry
+			 * probe); without it in every run (--no-visits, a kernel without the
+			 * function) only the range is known, and the line says so instead of
+			 * passing the range off as visits.
+			 */
+			{ "4K entries visited", "per zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_VISITS_4K,
+			  true, KW_PREF(KW_P_TDP_ITER_NEXT) },
+			{ "gfns in range", "per zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_GFNS, true },
+			{ "entries zapped", "per zap", KW_U_RATIO, f_per_zap, KW_C_ZAP_ZAPPED, true },
+			{ "zap time, median", "", KW_U_NS, f_p50, KW_P_TDP_ZAP_LEAFS },
+			{ "zap time, p99", "", KW_U_NS, f_p99, KW_P_TDP_ZAP_LEAFS },
+		},
+	},
+	{
+		KW_K_DEFER_FLUSH,
+		"TLB flush only when something was unmapped",
+		"arm64 kvm_pgtable_stage2_unmap, __kvm_tlb_flush_vmid_range",
+		.shown = { { f_counter, KW_C_UNMAP_CALLS } },
+		.lines = {
+			{ "unmap calls", "per run", KW_U_COUNT, f_counter, KW_C_UNMAP_CALLS, true },
+			{ "unmaps that cleared nothing", "per run", KW_U_COUNT, f_counter,
+			  KW_C_UNMAP_EMPTY, true },
+			{ "flushes", "per unmap", KW_U_RATIO, f_per_unmap, KW_C_UNMAP_FLUSHES, true },
+			{ "flushes by unmaps that cleared nothing", "per run", KW_U_COUNT, f_counter,
+			  KW_C_EMPTY_FLUSHES, true },
+			{ "time in those flushes", "per run", KW_U_NS, f_counter,
+			  KW_C_EMPTY_FLUSH_NS },
+			{ "unmap time, median", "", KW_U_NS, f_p50, KW_P_S2_UNMAP },
+		},
+	},
+	{
+		/*
+		 * arm64 NV: each MMU notifier unmaps the whole IPA space of every valid nested MMU,
+		 * one kvm_pgtable_stage2_unmap (and one range flush) per 1 GiB, empty or not.
+		 * Shown only when a run saw a nested unmap: every 7.3 host calls
+		 * kvm_nested_s2_unmap, most with no valid nested MMU, and a section of zeros would
+		 * say nothing.
+		 */
+		KW_K_NESTED_UNMAP,
+		"Nested stage-2 unmaps: TLB flush only when something was unmapped",
+		"arm64 NV kvm_nested_s2_unmap, kvm_pgtable_stage2_unmap",
+		.shown = { { f_counter, KW_C_NESTED_ACTIVE } },
+		.lines = {
+			{ "nested unmaps", "per run", KW_U_COUNT, f_counter, KW_C_NESTED_ACTIVE,
+			  true },
+			{ "unmap calls", "per nested unmap", KW_U_RATIO, f_per_nested,
+			  KW_C_NESTED_UNMAPS, true },
+			{ "unmaps that cleared nothing", "per nested unmap", KW_U_RATIO,
+			  f_per_nested, KW_C_NESTED_EMPTY, true },
+			{ "flushes", "per nested unmap", KW_U_RATIO, f_per_nested,
+			  KW_C_NESTED_FLUSHES, true },
+			{ "empty flushes", "per nested unmap", KW_U_RATIO, f_per_nested,
+			  KW_C_NESTED_EMPTY_FLUSHES, true },
+			{ "flushes by unmaps that cleared a leaf", "per run", KW_U_COUNT,
+			  f_nested_kept, 0, true },
+			{ "time per nested unmap", "", KW_U_NS, f_per_nested, KW_C_NESTED_ACTIVE_NS },
+		},
+	},
+	{
+		KW_K_FAST_PF,
+		"Lockless fast page fault for the TDP MMU",
+		"x86 fast_page_fault",
+		.shown = { { f_calls, KW_P_FAST_PF } },
+		.lines = {
+			{ "fast page faults", "per run", KW_U_COUNT, f_calls, KW_P_FAST_PF, true },
+			{ .pf_rets = true },
+			{ "fault time, median", "", KW_U_NS, f_p50, KW_P_FAST_PF },
+			/*
+			 * The series measured "dirty memory time", the workload's wall time of a
+			 * write pass over write-protected memory; what a recording has of it is the
+			 * time vCPUs spent in fast_page_fault and in the whole fault handler
+			 * (kvm_mmu_page_fault, every fault: first touches too), summed over the run.
+			 */
+			{ "fast-fault time", "per run", KW_U_NS, f_sum, KW_P_FAST_PF },
+			{ "vCPU fault time (all faults)", "per run", KW_U_NS, f_sum,
+			  KW_P_GUEST_FAULT },
+		},
+	},
+};
+
+static int section_lines(struct builder *b, struct kw_compare_section *s,
+			 const struct section_line *l)
+{
+	char what[48];
+	int err = 0;
+
+	if (l->needs_everywhere && !attached_everywhere(b, l->needs_everywhere - 1))
+		return 0;
+	if (!l->pf_rets)
+		return add_line(b, s, l->what, l->per, l->unit, l->fn, l->arg, l->always);
+	for (int i = 0; i < KW_NR_PF_RET && !err; i++) {
+		snprintf(what, sizeof(what), "outcome %.30s",
+			 *pf_name(b, i) ? pf_name(b, i) : "(unnamed)");
+		err = add_line(b, s, what, "per run", KW_U_COUNT, f_counter, KW_C_PF_RET + i, false);
+	}
+	return err;
+}
+
 static int build_sections(struct builder *b)
 {
 	struct kw_compare *c = b->c;
-	struct kw_compare_section *s;
 	int err = 0;
 
-	if (any_run(b, f_blocks_split, 0) || any_run(b, f_calls, KW_P_SPLIT_WALKER)) {
-		s = &c->sections[c->nsections++];
-		s->change = KW_K_SKIP_LEVEL;
-		s->title = "Split skips level 3 (skip-level walk flags)";
-		s->where = "arm64 kvm_pgtable_stage2_split, stage2_split_walker";
-		err = err
-			      ?: add_line(b, s, "split calls", "per run", KW_U_COUNT, f_calls,
-					  KW_P_S2_SPLIT, true);
-		err = err
-			      ?: add_line(b, s, "blocks split", "per run", KW_U_COUNT,
-					  f_blocks_split, 0, true);
-		err = err
-			      ?: add_line(b, s, "split visits", "per block", KW_U_RATIO,
-					  f_split_per_block, -1, true);
-		err = err
-			      ?: add_line(b, s, "level-3 visits", "per block", KW_U_RATIO,
-					  f_split_per_block, 3 + 1, true);
-		err = err
-			      ?: add_line(b, s, "split visits that did nothing", "per block",
-					  KW_U_RATIO, f_split_per_block, -2, true);
-		err = err
-			      ?: add_line(b, s, "split time, median", "", KW_U_NS, f_p50,
-					  KW_P_S2_SPLIT, false);
-	}
-	if (any_run(b, f_calls, KW_P_TDP_ZAP_LEAFS)) {
-		s = &c->sections[c->nsections++];
-		s->change = KW_K_EMPTY_LEAF;
-		s->title = "Empty-leaf-table hint for TDP zaps";
-		s->where = "x86 tdp_mmu_zap_leafs";
-		err = err
-			      ?: add_line(b, s, "zaps", "per run", KW_U_COUNT, f_calls,
-					  KW_P_TDP_ZAP_LEAFS, true);
-		/*
-		 * What the hint saves is 4K entries visited (tdp_iter_next, a per-entry probe); without
-		 * it in every run (--no-visits, a kernel without the function) only the range is known,
-		 * and the line says so instead of passing the range off as visits.
-		 */
-		if (attached_everywhere(b, KW_P_TDP_ITER_NEXT))
-			err = err
-				      ?: add_line(b, s, "4K entries visited", "per zap", KW_U_RATIO,
-						  f_per_zap, KW_C_ZAP_VISITS_4K, true);
-		err = err
-			      ?: add_line(b, s, "gfns in range", "per zap", KW_U_RATIO, f_per_zap,
-					  KW_C_ZAP_GFNS, true);
-		err = err
-			      ?: add_line(b, s, "entries zapped", "per zap", KW_U_RATIO, f_per_zap,
-					  KW_C_ZAP_ZAPPED, true);
-		err = err
-			      ?: add_line(b, s, "zap time, median", "", KW_U_NS, f_p50,
-					  KW_P_TDP_ZAP_LEAFS, false);
-		err = err
-			      ?: add_line(b, s, "zap time, p99", "", KW_U_NS, f_p99,
-					  KW_P_TDP_ZAP_LEAFS, false);
-	}
-	if (any_run(b, f_counter, KW_C_UNMAP_CALLS)) {
-		s = &c->sections[c->nsections++];
-		s->change = KW_K_DEFER_FLUSH;
-		s->title = "TLB flush only when something was unmapped";
-		s->where = "arm64 kvm_pgtable_stage2_unmap, __kvm_tlb_flush_vmid_range";
-		err = err
-			      ?: add_line(b, s, "unmap calls", "per run", KW_U_COUNT, f_counter,
-					  KW_C_UNMAP_CALLS, true);
-		err = err
-			      ?: add_line(b, s, "unmaps that cleared nothing", "per run",
-					  KW_U_COUNT, f_counter, KW_C_UNMAP_EMPTY, true);
-		err = err
-			      ?: add_line(b, s, "flushes", "per unmap", KW_U_RATIO, f_per_unmap,
-					  KW_C_UNMAP_FLUSHES, true);
-		err = err
-			      ?: add_line(b, s, "flushes by unmaps that cleared nothing", "per run",
-					  KW_U_COUNT, f_counter, KW_C_EMPTY_FLUSHES, true);
-		err = err
-			      ?: add_line(b, s, "time in those flushes", "per run", KW_U_NS,
-					  f_counter, KW_C_EMPTY_FLUSH_NS, false);
-		err = err
-			      ?: add_line(b, s, "unmap time, median", "", KW_U_NS, f_p50,
-					  KW_P_S2_UNMAP, false);
-	}
-	/*
-	 * arm64 NV: each MMU notifier unmaps the whole IPA space of every valid nested MMU, one
-	 * kvm_pgtable_stage2_unmap (and one range flush) per 1 GiB, empty or not. Shown only when
-	 * a run saw a nested unmap: every 7.3 host calls kvm_nested_s2_unmap, most with no valid
-	 * nested MMU, and a section of zeros would say nothing.
-	 */
-	if (any_run(b, f_counter, KW_C_NESTED_ACTIVE)) {
-		s = &c->sections[c->nsections++];
-		s->change = KW_K_NESTED_UNMAP;
-		s->title = "Nested stage-2 unmaps: TLB flush only when something was unmapped";
-		s->where = "arm64 NV kvm_nested_s2_unmap, kvm_pgtable_stage2_unmap";
-		err = err
-			      ?: add_line(b, s, "nested unmaps", "per run", KW_U_COUNT, f_counter,
-					  KW_C_NESTED_ACTIVE, true);
-		err = err
-			      ?: add_line(b, s, "unmap calls", "per nested unmap", KW_U_RATIO,
-					  f_per_nested, KW_C_NESTED_UNMAPS, true);
-		err = err
-			      ?: add_line(b, s, "unmaps that cleared nothing", "per nested unmap",
-					  KW_U_RATIO, f_per_nested, KW_C_NESTED_EMPTY, true);
-		err = err
-			      ?: add_line(b, s, "flushes", "per nested unmap", KW_U_RATIO,
-					  f_per_nested, KW_C_NESTED_FLUSHES, true);
-		err = err
-			      ?: add_line(b, s, "empty flushes", "per nested unmap", KW_U_RATIO,
-					  f_per_nested, KW_C_NESTED_EMPTY_FLUSHES, true);
-		err = err
-			      ?: add_line(b, s, "flushes by unmaps that cleared a leaf", "per run",
-					  KW_U_COUNT, f_nested_kept, 0, true);
-		err = err
-			      ?: add_line(b, s, "time per nested unmap", "", KW_U_NS, f_per_nested,
-					  KW_C_NESTED_ACTIVE_NS, false);
-	}
-	if (any_run(b, f_calls, KW_P_FAST_PF)) {
-		s = &c->sections[c->nsections++];
-		s->change = KW_K_FAST_PF;
-		s->title = "Lockless fast page fault for the TDP MMU";
-		s->where = "x86 fast_page_fault";
-		err = err
-			      ?: add_line(b, s, "fast page faults", "per run", KW_U_COUNT, f_calls,
-					  KW_P_FAST_PF, true);
-		for (int i = 0; i < KW_NR_PF_RET && !err; i++) {
-			char what[48];
+	for (size_t k = 0; k < sizeof(section_defs) / sizeof(section_defs[0]) && !err; k++) {
+		const struct section_def *d = &section_defs[k];
+		struct kw_compare_section *s;
 
-			snprintf(what, sizeof(what), "outcome %.30s",
-				 *pf_name(b, i) ? pf_name(b, i) : "(unnamed)");
-			err = add_line(b, s, what, "per run", KW_U_COUNT, f_counter,
-				       KW_C_PF_RET + i, false);
-		}
-		err = err
-			      ?: add_line(b, s, "fault time, median", "", KW_U_NS, f_p50,
-					  KW_P_FAST_PF, false);
-		/*
-		 * The seed's "dirty memory time" is the workload's wall time of a write pass over
-		 * write-protected memory; what a recording has of it is the time vCPUs spent in
-		 * fast_page_fault and in the whole fault handler (kvm_mmu_page_fault, every
-		 * fault: first touches too), summed over the run.
-		 */
-		err = err
-			      ?: add_line(b, s, "fast-fault time", "per run", KW_U_NS, f_sum,
-					  KW_P_FAST_PF, false);
-		err = err
-			      ?: add_line(b, s, "vCPU fault time (all faults)", "per run",
-					  KW_U_NS, f_sum, KW_P_GUEST_FAULT, false);
+		if (!any_run(b, d->shown[0].fn, d->shown[0].arg) &&
+		    !(d->shown[1].fn && any_run(b, d->shown[1].fn, d->shown[1].arg)))
+			continue;
+		s = &c->sections[c->nsections++];
+		s->change = d->change;
+		s->title = d->title;
+		s->where = d->where;
+		for (int i = 0; i < KW_SECTION_LINES && (d->lines[i].fn || d->lines[i].pf_rets) && !err;
+		     i++)
+			err = section_lines(b, s, &d->lines[i]);
 	}
 	return err;
 }
@@ -1262,12 +1300,9 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 	for (p = 0; p < KW_NR_PROBES && !err; p++)
 		err = probe_rows(&b, p);
 	err = err ?: ufunc_rows(&b);
-	for (i = 0; i < KW_NR_COUNTERS && !err; i++) {
-		/* the unmap, zap and fault counters are rows of their probes already */
-		if ((i >= KW_C_UNMAP_CALLS && i <= KW_C_EMPTY_FLUSHES) || i >= KW_C_PF_RET)
-			continue;
-		err = add_row(&b, "counters", kw_counters[i].name, KW_U_COUNT, f_counter, i);
-	}
+	for (i = 0; i < KW_NR_COUNTERS && !err; i++)
+		if (counter_row(i))
+			err = add_row(&b, "counters", kw_counters[i].name, KW_U_COUNT, f_counter, i);
 	err = err ?: build_sections(&b);
 	err = err ?: same_recording_warnings(&b);
 	err = err ?: command_warning(&b);
