@@ -19,16 +19,16 @@ static bool attached(const struct kw_recording *r, int p)
 	return kw_plan_attached(&r->plan[p]);
 }
 
-/* NOT_CHECKED when one of the probes (-1 ends the list) was not attached; says which. */
-static bool need(const struct kw_recording *r, struct kw_finding *fd, const int *probes)
+/* NOT_CHECKED when one of the probes of need was not attached; says which. */
+static bool need(const struct kw_recording *r, struct kw_finding *fd, kw_probe_mask need)
 {
-	for (const int *p = probes; *p >= 0; p++) {
-		if (attached(r, *p))
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		if (!(need & KW_PROBE_BIT(p)) || attached(r, p))
 			continue;
 		fd->status = KW_FS_NOT_CHECKED;
 		/* KW_MECH_NONE: a recording older than the probe */
-		snprintf(fd->why, sizeof(fd->why), "%s %s", kw_probes[*p].name,
-			 r->plan[*p].mech == KW_MECH_NONE ? "not in this recording" : "not attached");
+		snprintf(fd->why, sizeof(fd->why), "%s %s", kw_probes[p].name,
+			 r->plan[p].mech == KW_MECH_NONE ? "not in this recording" : "not attached");
 		return false;
 	}
 	return true;
@@ -120,27 +120,15 @@ static bool flush_probe(const struct kw_recording *r, struct kw_finding *fd)
 
 static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
 {
-	static const int probes[] = { KW_P_S2_UNMAP, KW_P_UNMAP_WALKER, -1 };
 	const __u64 *c = r->counters;
 	__u64 unmap_ns = r->funcs[KW_P_S2_UNMAP].dur.sum;
 	char t[16], s[16];
 
-	fd->kind = KW_F_EMPTY_FLUSHES;
-	fd->key = "empty_flushes";
-	fd->title = "Empty range TLB flushes";
-	fd->rule = "A flush is empty when the kvm_pgtable_stage2_unmap call that issued it "
-		   "cleared 0 valid leaves (stage2_unmap_walker).";
-	fd->unit = "flushes";
 	/* the unmap walker's visits are what say a leaf was cleared */
-	if (!need(r, fd, probes))
-		return;
-	if (!flush_probe(r, fd))
-		return;
 	fd->count = c[KW_C_EMPTY_FLUSHES];
 	fd->timed = true;
 	fd->ns = c[KW_C_EMPTY_FLUSH_NS];
 	fd->share = ratio(fd->ns, unmap_ns);
-	fd->share_of = "of unmap time";
 	num(fd, "empty_flushes", fd->count);
 	num(fd, "empty_flush_ns", fd->ns);
 	num(fd, "unmap_ns", unmap_ns);
@@ -168,9 +156,6 @@ static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
 		 "in unmaps.",
 		 (unsigned long long)c[KW_C_UNMAP_EMPTY], (unsigned long long)c[KW_C_UNMAP_CALLS],
 		 (unsigned long long)fd->count, (unsigned long long)c[KW_C_UNMAP_FLUSHES]);
-	fd->patch = "patches/arm64-unmap-tlbi-only-if-unmapped";
-	fd->patch_does = "kvm_pgtable_stage2_unmap issues its deferred range flush only when its "
-			 "walk cleared a leaf";
 }
 
 /* ---- arm64 NV: nested unmaps flushing empty nested MMUs ------------------------------------ */
@@ -182,31 +167,16 @@ static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
  * as it concerns only hosts in kvm-arm.mode=nested. Its flushes are also in the empty range
  * TLB flushes above: this one says how many of those the nested unmaps made.
  */
-static bool nested_empty(const struct kw_recording *r, struct kw_finding *fd)
+static void nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 {
-	static const int probes[] = { KW_P_NESTED_UNMAP, KW_P_S2_UNMAP, KW_P_UNMAP_WALKER, -1 };
 	const __u64 *c = r->counters;
 	__u64 n = c[KW_C_NESTED_ACTIVE], ns = c[KW_C_NESTED_ACTIVE_NS];
 	char t[16], s[16], each[16];
 
-	if (!attached(r, KW_P_NESTED_UNMAP))
-		return false;
-	fd->kind = KW_F_NESTED_EMPTY;
-	fd->key = "nested_empty_flushes";
-	fd->title = "Nested unmaps flushing empty nested MMUs";
-	fd->rule = "A flush inside kvm_nested_s2_unmap is empty when the kvm_pgtable_stage2_unmap "
-		   "call that issued it (one per 1GiB of a valid nested MMU) cleared 0 valid "
-		   "leaves; shown when there is at least one.";
-	fd->unit = "flushes";
-	if (!need(r, fd, probes))
-		return true;
-	if (!flush_probe(r, fd))
-		return true;
 	fd->count = c[KW_C_NESTED_EMPTY_FLUSHES];
 	fd->timed = true;
 	fd->ns = c[KW_C_NESTED_EMPTY_FLUSH_NS];
 	fd->share = ratio(fd->ns, ns);
-	fd->share_of = "of nested unmap time";
 	num(fd, "nested_empty_flushes", fd->count);
 	num(fd, "nested_empty_flush_ns", fd->ns);
 	num(fd, "nested_unmaps", n);
@@ -230,7 +200,7 @@ static bool nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 				 "that cleared no leaf",
 				 (unsigned long long)c[KW_C_NESTED_FLUSHES], (unsigned long long)n,
 				 n == 1 ? "unmap" : "unmaps");
-		return true;
+		return;
 	}
 	fd->status = KW_FS_FOUND;
 	kw_fmt_ns(t, sizeof(t), fd->ns);
@@ -253,29 +223,16 @@ static bool nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 		 (unsigned long long)c[KW_C_NESTED_FLUSHES], ratio(fd->count, n),
 		 (unsigned long long)c[KW_C_NESTED_CLEARED],
 		 c[KW_C_NESTED_CLEARED] == 1 ? "leaf" : "leaves");
-	fd->patch = "patches/arm64-unmap-tlbi-only-if-unmapped";
-	fd->patch_does = "kvm_pgtable_stage2_unmap, which the nested unmap calls for each 1GiB, "
-			 "issues its deferred range flush only when its walk cleared a leaf";
-	return true;
 }
 
 /* ---- arm64: split-walker visits at level 3 -------------------------------------------------- */
 
 static void split_level3(const struct kw_recording *r, struct kw_finding *fd)
 {
-	static const int probes[] = { KW_P_SPLIT_WALKER, -1 };
 	__u64 l3 = r->visits[KW_VISIT_IDX(KW_W_SPLIT, 3 + 1, KW_O_NOTHING)], blocks = 0, all = 0;
 	__u64 walks = 0, walk_ns = 0;
 	char t[16], s[16], per[32];
 
-	fd->kind = KW_F_SPLIT_LEVEL3;
-	fd->key = "split_level3_visits";
-	fd->title = "Split visits that split nothing";
-	fd->rule = "A level-3 visit never splits: stage2_split_walker returns at once there, no "
-		   "block exists at the last level.";
-	fd->unit = "visits";
-	if (!need(r, fd, probes))
-		return;
 	for (int l = 0; l < KW_NR_LEVELS; l++) {
 		for (int o = 0; o < KW_NR_OUTCOMES; o++)
 			all += r->visits[KW_VISIT_IDX(KW_W_SPLIT, l, o)];
@@ -288,7 +245,6 @@ static void split_level3(const struct kw_recording *r, struct kw_finding *fd)
 		}
 	fd->count = l3;
 	fd->share = ratio(l3, all);
-	fd->share_of = "of split-walker visits";
 	num(fd, "level3_visits", l3);
 	num(fd, "visits", all);
 	num(fd, "blocks_split", blocks);
@@ -315,17 +271,12 @@ static void split_level3(const struct kw_recording *r, struct kw_finding *fd)
 		 "%llu split walks took %s in all (visits are not timed one by one).",
 		 (unsigned long long)l3, (unsigned long long)all, (unsigned long long)blocks,
 		 (unsigned long long)walks, t);
-	fd->patch = "patches/arm64-split-skip-level3";
-	fd->patch_does = "the split walk skips level 3 (KVM_PGTABLE_WALK_SKIP_L3), so these visits "
-			 "are 0";
 }
 
 /* ---- x86: zaps that zapped nothing but still walked 4K entries ------------------------------- */
 
 static void empty_zaps(const struct kw_recording *r, struct kw_finding *fd)
 {
-	static const int probes[] = { KW_P_TDP_ZAP_LEAFS, KW_P_SPTE_CHANGED, KW_P_TDP_ITER_NEXT,
-				      -1 };
 	const __u64 *c = r->counters;
 	const struct kw_func *z = &r->funcs[KW_P_TDP_ZAP_LEAFS];
 	__u64 zaps = c[KW_C_ZAP_CALLS], empty = c[KW_C_ZAP_EMPTY];
@@ -333,14 +284,6 @@ static void empty_zaps(const struct kw_recording *r, struct kw_finding *fd)
 	const char *how = "";
 	char t[16], s[16];
 
-	fd->kind = KW_F_EMPTY_ZAPS;
-	fd->key = "empty_zaps";
-	fd->title = "TDP zaps that zapped nothing";
-	fd->rule = "A zap is empty when tdp_mmu_zap_leafs made 0 present leaf SPTEs non-present "
-		   "(kvm_tdp_mmu_spte_changed).";
-	fd->unit = "zaps";
-	if (!need(r, fd, probes))
-		return;
 	if (!zaps && z->calls) {
 		/*
 		 * A recording from before the per-zap counters: only a total of 0 leaves zapped
@@ -363,7 +306,6 @@ static void empty_zaps(const struct kw_recording *r, struct kw_finding *fd)
 	fd->timed = true;
 	fd->ns = ns;
 	fd->share = ratio(ns, zap_ns);
-	fd->share_of = "of zap time";
 	num(fd, "empty_zaps", empty);
 	num(fd, "empty_zap_4k_visits", visits);
 	num_real(fd, "visits_4k_per_empty_zap", ratio(visits, empty));
@@ -390,29 +332,17 @@ static void empty_zaps(const struct kw_recording *r, struct kw_finding *fd)
 		 "%.1f per empty zap%s.",
 		 (unsigned long long)empty, (unsigned long long)zaps, (unsigned long long)visits,
 		 ratio(visits, empty), how);
-	fd->patch = "patches/x86-tdp-zap-empty-hint";
-	fd->patch_does = "a zap steps over a 4K table that an earlier zap of its whole 2MiB left "
-			 "empty; which of these visits were in such tables is not recorded";
 }
 
 /* ---- arm64: VM teardown in many large walks ------------------------------------------------- */
 
 static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 {
-	static const int probes[] = { KW_P_PGT_WALK, -1 };
 	const struct kw_func *w = &r->funcs[KW_P_PGT_WALK];
 	__u64 walks = 0, bytes = 0, ns = 0, outer_ns = 0, td_walks = 0, td_ns = 0, vms = 0;
 	bool have_vms = attached(r, KW_P_MM_RELEASE), each;
 	char t[16], s[16], td[16], b[24], m[24], vm[112], trig[80] = "";
 
-	fd->kind = KW_F_TEARDOWN;
-	fd->key = "teardown_walks";
-	fd->title = "VM teardown in many large walks";
-	fd->rule = "A walk is large when it covers 1GiB or more; shown when the stage2_free_walker "
-		   "walks are large and more than one per VM torn down.";
-	fd->unit = "walks";
-	if (!need(r, fd, probes))
-		return;
 	for (size_t i = 0; i < r->ncbs; i++) {
 		if (r->cbs[i].depth)
 			continue;
@@ -435,7 +365,6 @@ static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 	fd->timed = true;
 	fd->ns = ns;
 	fd->share = ratio(ns, outer_ns);
-	fd->share_of = "of walk time";
 	num(fd, "walks", walks);
 	num(fd, "bytes", bytes);
 	num(fd, "walk_ns", ns);
@@ -496,19 +425,132 @@ static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 	/* fd->patch stays NULL: none of the bundled changes touches the teardown */
 }
 
+/* ---- the findings, as a table ------------------------------------------------------------ */
+
+#define BIT(p) KW_PROBE_BIT(KW_P_##p)
+
+/*
+ * Each finding: the waste it names and the rule that makes it one, what it needs to have been
+ * attached (a probe that was off counts 0, which would read as "nothing wasted"), the bundled
+ * series that removes it, and the function that computes it from the recording's counters,
+ * visits, walk callbacks and trigger rows (status, count, time, share, text and numbers).
+ * Adding a finding: its enum kw_finding_kind, an entry here and its function above.
+ */
+static const struct finding_def {
+	enum kw_finding_kind kind;
+	const char *arch;
+	const char *key, *title, *rule, *unit, *share_of;
+	kw_probe_mask need; /* each attached, else "not checked" */
+	bool need_flush;    /* and a range TLB flush probe */
+	int only_with;	    /* KW_PREF()-style probe + 1: the finding exists only where it attached */
+	const char *patch, *patch_does; /* what removes it, or NULL */
+	void (*compute)(const struct kw_recording *r, struct kw_finding *fd);
+} finding_defs[] = {
+	{
+		.kind = KW_F_EMPTY_FLUSHES,
+		.arch = "arm64",
+		.key = "empty_flushes",
+		.title = "Empty range TLB flushes",
+		.rule = "A flush is empty when the kvm_pgtable_stage2_unmap call that issued it "
+			"cleared 0 valid leaves (stage2_unmap_walker).",
+		.unit = "flushes",
+		.share_of = "of unmap time",
+		/* the unmap walker's visits are what say a leaf was cleared */
+		.need = BIT(S2_UNMAP) | BIT(UNMAP_WALKER),
+		.need_flush = true,
+		.patch = "patches/arm64-unmap-tlbi-only-if-unmapped",
+		.patch_does = "kvm_pgtable_stage2_unmap issues its deferred range flush only when "
+			      "its walk cleared a leaf",
+		.compute = empty_flushes,
+	},
+	{
+		.kind = KW_F_NESTED_EMPTY,
+		.arch = "arm64",
+		.key = "nested_empty_flushes",
+		.title = "Nested unmaps flushing empty nested MMUs",
+		.rule = "A flush inside kvm_nested_s2_unmap is empty when the "
+			"kvm_pgtable_stage2_unmap call that issued it (one per 1GiB of a valid "
+			"nested MMU) cleared 0 valid leaves; shown when there is at least one.",
+		.unit = "flushes",
+		.share_of = "of nested unmap time",
+		.need = BIT(NESTED_UNMAP) | BIT(S2_UNMAP) | BIT(UNMAP_WALKER),
+		.need_flush = true,
+		.only_with = KW_P_NESTED_UNMAP + 1,
+		.patch = "patches/arm64-unmap-tlbi-only-if-unmapped",
+		.patch_does = "kvm_pgtable_stage2_unmap, which the nested unmap calls for each "
+			      "1GiB, issues its deferred range flush only when its walk cleared a "
+			      "leaf",
+		.compute = nested_empty,
+	},
+	{
+		.kind = KW_F_SPLIT_LEVEL3,
+		.arch = "arm64",
+		.key = "split_level3_visits",
+		.title = "Split visits that split nothing",
+		.rule = "A level-3 visit never splits: stage2_split_walker returns at once there, "
+			"no block exists at the last level.",
+		.unit = "visits",
+		.share_of = "of split-walker visits",
+		.need = BIT(SPLIT_WALKER),
+		.patch = "patches/arm64-split-skip-level3",
+		.patch_does = "the split walk skips level 3 (KVM_PGTABLE_WALK_SKIP_L3), so these "
+			      "visits are 0",
+		.compute = split_level3,
+	},
+	{
+		.kind = KW_F_TEARDOWN,
+		.arch = "arm64",
+		.key = "teardown_walks",
+		.title = "VM teardown in many large walks",
+		.rule = "A walk is large when it covers 1GiB or more; shown when the "
+			"stage2_free_walker walks are large and more than one per VM torn down.",
+		.unit = "walks",
+		.share_of = "of walk time",
+		.need = BIT(PGT_WALK),
+		/* none of the bundled changes touches the teardown */
+		.compute = teardown,
+	},
+	{
+		.kind = KW_F_EMPTY_ZAPS,
+		.arch = "x86",
+		.key = "empty_zaps",
+		.title = "TDP zaps that zapped nothing",
+		.rule = "A zap is empty when tdp_mmu_zap_leafs made 0 present leaf SPTEs "
+			"non-present (kvm_tdp_mmu_spte_changed).",
+		.unit = "zaps",
+		.share_of = "of zap time",
+		.need = BIT(TDP_ZAP_LEAFS) | BIT(SPTE_CHANGED) | BIT(TDP_ITER_NEXT),
+		.patch = "patches/x86-tdp-zap-empty-hint",
+		.patch_does = "a zap steps over a 4K table that an earlier zap of its whole 2MiB "
+			      "left empty; which of these visits were in such tables is not "
+			      "recorded",
+		.compute = empty_zaps,
+	},
+};
+
 void kw_findings_compute(const struct kw_recording *r, struct kw_findings *out)
 {
-	bool arm64 = !strcmp(r->meta.arch, "arm64"), x86 = !strcmp(r->meta.arch, "x86");
-
 	memset(out, 0, sizeof(*out));
-	if (arm64) {
-		empty_flushes(r, &out->f[out->n++]);
-		if (nested_empty(r, &out->f[out->n]))
-			out->n++;
-		split_level3(r, &out->f[out->n++]);
-		teardown(r, &out->f[out->n++]);
-	} else if (x86) {
-		empty_zaps(r, &out->f[out->n++]);
+	for (size_t i = 0; i < sizeof(finding_defs) / sizeof(finding_defs[0]); i++) {
+		const struct finding_def *d = &finding_defs[i];
+		struct kw_finding *fd = &out->f[out->n];
+
+		if (strcmp(r->meta.arch, d->arch) || (d->only_with && !attached(r, d->only_with - 1)))
+			continue;
+		out->n++;
+		fd->kind = d->kind;
+		fd->key = d->key;
+		fd->title = d->title;
+		fd->rule = d->rule;
+		fd->unit = d->unit;
+		if (!need(r, fd, d->need) || (d->need_flush && !flush_probe(r, fd)))
+			continue;
+		fd->share_of = d->share_of;
+		d->compute(r, fd);
+		if (fd->status == KW_FS_FOUND) {
+			fd->patch = d->patch;
+			fd->patch_does = d->patch_does;
+		}
 	}
 }
 
