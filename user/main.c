@@ -15,11 +15,11 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
+#include "clock.h"
 #include "compare.h"
 #include "host.h"
 #include "loader.h"
@@ -53,19 +53,6 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static double now_s(void)
-{
-	return now_ns() / 1e9;
-}
-
 /* Options of the commands here (the probe options are probe_opts.c's). */
 enum {
 	OPT_JSON = 1000,
@@ -88,14 +75,12 @@ struct common {
 	int ncmd;
 };
 
-/* Seconds in [min, max]: "inf", "nan" and 1e999 would make a recording that never ends. */
 static double parse_secs(const char *arg, struct argp_state *state, const char *what, double min,
 			 double max)
 {
-	char *end;
-	double v = strtod(arg, &end);
+	double v = 0;
 
-	if (*end || end == arg || !(v >= min && v <= max))
+	if (kw_secs_parse(arg, min, max, &v))
 		argp_error(state, "%s must be a number of seconds from %g to %.0f, not '%s'", what,
 			   min, max, arg);
 	return v;
@@ -306,7 +291,7 @@ static int cmd_record(int argc, char **argv)
 	if (!c.ncmd)
 		fprintf(stderr, "kvmwalk: recording; Ctrl-C to stop\n");
 	/* CLOCK_MONOTONIC, as kvmwalk-load's phase start_ns: report --timeline can place them */
-	start_ns = now_ns();
+	start_ns = kw_mono_ns();
 	start = start_ns / 1e9;
 	next_iv = start + c.interval;
 	if (c.ncmd) {
@@ -326,7 +311,7 @@ static int cmd_record(int argc, char **argv)
 		}
 	}
 	for (;;) {
-		double t = now_s();
+		double t = kw_mono_s();
 
 		if (child && waitpid(child, &status, WNOHANG) == child) {
 			child = -1;
@@ -361,7 +346,7 @@ static int cmd_record(int argc, char **argv)
 			/* a read slower than the interval (emulation) skips ticks: no pile-up */
 			do
 				next_iv += c.interval;
-			while (next_iv <= now_s());
+			while (next_iv <= kw_mono_s());
 		}
 		loader__poll(l, 20); /* wakes at each new process (its name) and, with --vm, exec */
 	}
@@ -371,7 +356,7 @@ static int cmd_record(int argc, char **argv)
 		goto cleanup;
 	}
 	loader__meta(l, &r.meta);
-	r.meta.duration_s = now_s() - start;
+	r.meta.duration_s = kw_mono_s() - start;
 	r.meta.start_monotonic_ns = start_ns;
 	memcpy(r.meta.pid_filter, c.lo.pids, sizeof(r.meta.pid_filter));
 	r.meta.npid_filter = c.lo.npids;
@@ -817,7 +802,7 @@ static int cmd_top(int argc, char **argv)
 		goto cleanup;
 	}
 	loader__meta(NULL, &cur.meta);
-	start = last = now_s();
+	start = last = kw_mono_s();
 	due = top_due(start, c->interval, c, start);
 	secs = c->interval;
 	if (screen)
@@ -825,7 +810,7 @@ static int cmd_top(int argc, char **argv)
 	else if (lines)
 		err = kw_top_lines_header(stdout, &cur) ?: fflush(stdout) ? -errno : 0;
 	while (!got_signal && !quit && !err) {
-		double t = now_s();
+		double t = kw_mono_s();
 		bool redraw = false;
 
 		if (t >= due) {
