@@ -115,7 +115,8 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 BPF_FAMILIES_arm64 := pgtable trigger userfn
 BPF_FAMILIES_x86 := tdp trigger userfn
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
-KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
+KVMWALK_SRCS := user/main.c user/cmd_common.c user/probes_cmd.c user/record_cmd.c user/report_cmd.c \
+	user/top_cmd.c user/clock.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
 	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
 	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/stats.c user/compare.c \
 	user/compare_cmd.c user/compare_plot.c user/counters.c user/svg.c user/timeline.c user/events.c user/userfn.c
@@ -170,8 +171,10 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 		$(GUEST_LDFLAGS_$(ARCH)) $< -o $@
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
-# Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
+# Every user/ and user/load/ file except the ones holding main() or touching a kernel (the loader,
+# and the commands that attach through it) is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/events.c user/serve.c \
+	user/probes_cmd.c user/record_cmd.c user/top_cmd.c \
 	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

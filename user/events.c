@@ -32,7 +32,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "host.h"
+#include "clock.h"
 #include "identity.h"
 #include "loader_priv.h"
 

@@ -33,14 +33,6 @@ const char *kw_host_arch(void)
 	return KW_ARCH;
 }
 
-double kw_mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 char *kw_read_file(const char *path)
 {
 	size_t len = 0, cap = 0, n;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "clock.h" /* kw_mono_s(), which serve.c still takes from here */
 #include "record.h"
 
 /* The arch this binary was built for: "arm64" or "x86". */
@@ -25,8 +26,6 @@ void kw_host_arm64_mode(char *mode, size_t len);
 
 /* A whole file, NUL-terminated (free() it); NULL if it cannot be read. */
 char *kw_read_file(const char *path);
-/* CLOCK_MONOTONIC in seconds: the timers of serve's connections and of loader__poll(). */
-double kw_mono_s(void);
 /* The first line of a file without its newline; "" if it cannot be read. */
 void kw_read_line(const char *path, char *dst, size_t len);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `kvmwalk top`: rates, totals and latencies per probe (or per VM) over the last interval, like
- * kvm_stat's live view and its -l log lines. Pure: main.c owns the terminal and the keys' timing.
+ * kvm_stat's live view and its -l log lines. Pure: top_cmd.c owns the terminal and the keys'
+ * timing.
  */
 #include <ctype.h>
 #include <errno.h>

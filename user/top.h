@@ -2,7 +2,7 @@
 /*
  * `kvmwalk top`: what changed between two snapshots, as a screen (the live view: sortable, per
  * VM, filtered, with a key line) or as log lines (one per probe per interval, when stdout is not
- * a terminal). Pure: recordings and a view in, text out; the terminal is main.c's.
+ * a terminal). Pure: recordings and a view in, text out; the terminal is top_cmd.c's.
  */
 #ifndef KW_TOP_H
 #define KW_TOP_H

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The commands, the top layer (commands -> views -> the recording and its JSON -> helpers): one
+ * file each, NAME_cmd.c, with its argp options, its --help and its entry point, which main.c
+ * dispatches to (serve's is in serve.h, compare's in compare.h). Here also what probes, record
+ * and top share (cmd_common.c): their options and the signals that end a recording or a top.
+ */
+#ifndef KW_CMD_COMMON_H
+#define KW_CMD_COMMON_H
+
+#include <argp.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "loader.h"
+#include "outfile.h"
+
+/* argv[0] is "kvmwalk NAME"; each parses the rest and returns the exit status (enum kw_exit). */
+int probes_main(int argc, char **argv);
+int record_main(int argc, char **argv);
+int report_main(int argc, char **argv);
+int top_main(int argc, char **argv);
+
+/*
+ * The options cmd_parse_common() parses (the probe options are probe_opts.c's); a command's own
+ * are numbered from 1100.
+ */
+enum {
+	OPT_JSON = 1000,
+	OPT_INTERVAL,
+	OPT_ONCE,
+	OPT_COUNT,
+	OPT_TIME,
+	OPT_COUNT_OPT,
+	OPT_TIME_OPT,
+};
+
+struct cmd_common {
+	struct loader_opts lo;
+	bool json;
+	const char *out;
+	struct kw_outfile of; /* record: out's directory, checked and opened while parsing */
+	double duration, interval;
+	bool once;
+	char **cmd;
+	int ncmd;
+};
+
+/*
+ * The argp parser of probes and record, and the one top's parser hands the rest to:
+ * state->input is a struct cmd_common, or starts with one. It gives c->lo to the probe options
+ * (kw_probe_children) and opens record's -o before anything is attached (outfile.h).
+ */
+error_t cmd_parse_common(int key, char *arg, struct argp_state *state);
+
+/*
+ * SIGINT, SIGTERM and SIGHUP end a recording or top: after cmd_install_signals(), the handler
+ * only stores the signal in cmd_got_signal (0 until one comes).
+ */
+extern volatile sig_atomic_t cmd_got_signal;
+void cmd_install_signals(void);
+
+#endif /* KW_CMD_COMMON_H */

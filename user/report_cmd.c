@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `kvmwalk report`: reads one recording (record.c) and prints it through the report view
+ * (report.c, findings.c) or, with --timeline, --csv and --plot, the timeline view (timeline.c).
+ * A command, the top layer; no kernel, no libbpf.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd_common.h"
+#include "compare.h"
+#include "loader.h"
+#include "record.h"
+#include "report.h"
+#include "timeline.h"
+
+enum {
+	OPT_TIMELINE = 1100,
+	OPT_CSV,
+	OPT_PLOT,
+};
+
+struct report_args {
+	const char *path; /* the recording */
+	bool json, timeline, csv;
+	const char *plot;
+};
+
+static const struct argp_option report_options[] = {
+	{ .name = "json", .key = OPT_JSON,
+	  .doc = "derived numbers as JSON (schema kvmwalk-report/1; its \"intervals\" are the "
+		 "recording's with length_s and the --timeline rates); with --timeline only the "
+		 "intervals" },
+	{ .name = "timeline", .key = OPT_TIMELINE,
+	  .doc = "one row per interval of a `record --interval SECS` recording, each column per "
+		 "second of that interval's own length: walks, split visits, range TLB flushes, "
+		 "empty flushes, dirty-log ioctls (KVM_GET_DIRTY_LOG, KVM_CLEAR_DIRTY_LOG) and the "
+		 "time in walks in ms per s (1000: one CPU busy); - where not measured" },
+	{ .name = "csv", .key = OPT_CSV,
+	  .doc = "the timeline as CSV (implies --timeline): the rates, the raw counts, then "
+		 "every probe's calls and ns, every counter and visit of each interval" },
+	{ .name = "plot", .key = OPT_PLOT, .arg = "FILE.svg",
+	  .doc = "also write the timeline's rates over time as an SVG, one panel per column "
+		 "(implies --timeline)" },
+	{},
+};
+
+static error_t parse_report(int key, char *arg, struct argp_state *state)
+{
+	struct report_args *a = state->input;
+
+	switch (key) {
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_TIMELINE:
+		a->timeline = true;
+		return 0;
+	case OPT_CSV:
+		a->csv = a->timeline = true;
+		return 0;
+	case OPT_PLOT:
+		a->plot = arg;
+		a->timeline = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (a->path)
+			argp_error(state, "one recording at a time");
+		a->path = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!a->path)
+			argp_error(state, "which recording? (kvmwalk report FILE)");
+		if (a->csv && a->json)
+			argp_error(state, "--csv or --json, not both");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp report_argp = {
+	.options = report_options,
+	.parser = parse_report,
+	.args_doc = "FILE",
+	.doc = "Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), its "
+	       "findings (each waste the recording proves, with its count, time and share, and the "
+	       "bundled change in patches/ that removes it; what was checked when none), the "
+	       "attach plan, per function calls, total, mean, p50/p90/p99/p99.9/max and a histogram, "
+	       "walks by callback, visits by level and outcome, flushes per unmap and empty flushes, "
+	       "calls per trigger, and the probes' own cost. Text fits 80 columns.\n\n"
+	       "Quantiles come from the histogram's buckets, at most 12.5 % wide, interpolated and "
+	       "clamped to the exact min and max: each is known to within 12.5 %. p99.9 of fewer "
+	       "than 1000 calls is the slowest call (to within its bucket), not a tail of its own. "
+	       "In --json the key is \"p99.9\" (jq: .\"p99.9\").\n\n"
+	       "--timeline prints the snapshots of `kvmwalk record --interval SECS` instead: one "
+	       "row per interval (t is its end, in seconds since the start; the last interval is "
+	       "partial and its rates use its real length), the columns an operator reads during "
+	       "a migration. Dirty-log ioctls are KVM_GET_DIRTY_LOG and KVM_CLEAR_DIRTY_LOG calls "
+	       "that returned (exact: kvm_vm_ioctl's own trigger rows); dirty logging's enable, "
+	       "a KVM_SET_USER_MEMORY_REGION(2), shows as the split visits it causes. A recording "
+	       "without intervals is an error (exit 1) that says to record with --interval."
+	       "\vExamples:\n"
+	       "  kvmwalk report split.json\n"
+	       "  kvmwalk report split.json --json | jq .visits\n"
+	       "  kvmwalk report split.json --json | jq '.findings[] | [.kind, .count]'\n"
+	       "  kvmwalk record --interval 1 -o mig.json --pid $(pidof qemu-system-aarch64)\n"
+	       "  kvmwalk report --timeline mig.json\n"
+	       "  kvmwalk report --csv mig.json > mig.csv\n"
+	       "  kvmwalk report --timeline --plot mig.svg mig.json\n"
+	       "  kvmwalk report --json mig.json | jq '.intervals[].rates.split_visits_per_s'\n\n"
+	       "Exit status: 0; 1 the file cannot be read, --timeline of a recording without "
+	       "intervals, the plot cannot be written, or an error; 2 usage; 8 a truncated or "
+	       "corrupt recording; 9 a recording of another schema version (as kvmwalk compare).",
+};
+
+/* --timeline, --csv, --plot and --timeline --json: the intervals of r. */
+static int report_timeline(const struct report_args *a, const struct kw_recording *r)
+{
+	int err = 0;
+
+	if (!r->nintervals) {
+		fprintf(stderr,
+			"kvmwalk: %s has no intervals: record with --interval SECS for a timeline "
+			"(kvmwalk record --interval 1 -o FILE -- CMD)\n",
+			a->path);
+		return KW_EXIT_ERROR;
+	}
+	if (a->plot) {
+		FILE *svg = fopen(a->plot, "w");
+
+		err = svg ? kw_timeline_svg(svg, r, a->path) : -errno;
+		if (svg && fclose(svg))
+			err = err ?: -errno;
+		if (err) {
+			fprintf(stderr, "kvmwalk: cannot write %s: %s\n", a->plot, strerror(-err));
+			return KW_EXIT_ERROR;
+		}
+	}
+	if (a->csv) {
+		err = kw_timeline_csv(stdout, r);
+	} else if (a->json) {
+		json_t *o = json_pack("{ssso}", "schema", "kvmwalk-report/1", "intervals",
+				      kw_timeline_json(r));
+
+		err = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+						    JSON_REAL_PRECISION(6)) ? -EIO : 0;
+		json_decref(o);
+		putchar('\n');
+	} else {
+		err = kw_timeline_text(stdout, r, a->path);
+	}
+	return err ? KW_EXIT_ERROR : 0;
+}
+
+int report_main(int argc, char **argv)
+{
+	struct report_args a = {};
+	struct kw_recording r;
+	char err[256];
+	int ret;
+
+	argp_parse(&report_argp, argc, argv, 0, NULL, &a);
+	ret = kw_recording_load(&r, a.path, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "kvmwalk: cannot read recording %s: %s\n", a.path, err);
+		/* compare's codes for a damaged file (8) and another schema (9); unreadable: 1 */
+		return ret == -EPROTO	? KW_CMP_EXIT_SCHEMA
+		       : ret == -EINVAL ? KW_CMP_EXIT_CORRUPT
+					: KW_EXIT_ERROR;
+	}
+	if (a.timeline)
+		ret = report_timeline(&a, &r);
+	else
+		ret = (a.json ? kw_report_json(stdout, &r) : kw_report_text(stdout, &r, a.path))
+			      ? KW_EXIT_ERROR
+			      : 0;
+	kw_recording_free(&r);
+	return ret;
+}
