@@ -22,7 +22,6 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
 #include <arpa/inet.h>
@@ -35,7 +34,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,10 +42,10 @@
 
 #include "host.h"
 #include "loader.h"
-#include "outfile.h"
 #include "probe_opts.h"
 #include "prom.h"
 #include "serve.h"
+#include "textfile.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9464"
 #define MAX_CONNECTIONS 16
@@ -439,83 +437,6 @@ static int listen_on(const char *spec)
 	return fd;
 }
 
-/* ---- textfile -------------------------------------------------------------------------------- */
-
-/* The target may be missing or a regular file; a symlink or anything else is refused. */
-static int textfile_check_target(const struct kw_outfile *t, const char *path)
-{
-	struct stat st;
-
-	if (fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW)) {
-		if (errno == ENOENT)
-			return 0;
-		fprintf(stderr, "kvmwalk serve: %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		fprintf(stderr, "kvmwalk serve: %s is a symbolic link: refusing to replace it\n",
-			path);
-		return -ELOOP;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "kvmwalk serve: %s is not a regular file\n", path);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int textfile_open(struct kw_outfile *t, const char *path)
-{
-	struct stat st;
-	int err;
-
-	/* the temporary name does not end in .prom: node_exporter never reads a partial file */
-	err = kw_outfile_open(t, path);
-	if (err == -EINVAL) {
-		fprintf(stderr, "kvmwalk serve: --textfile %s names no file\n", path);
-		return err;
-	}
-	if (err || fstat(t->dirfd, &st)) {
-		err = err ?: -errno;
-		fprintf(stderr, "kvmwalk serve: --textfile directory %s: %s\n", t->dir,
-			strerror(-err));
-		return err;
-	}
-	/* Anyone could swap the file under us in a world-writable directory without sticky bit. */
-	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
-		fprintf(stderr, "kvmwalk serve: %s is world-writable: choose another directory\n",
-			t->dir);
-		return -EPERM;
-	}
-	return textfile_check_target(t, path);
-}
-
-struct span {
-	const char *buf;
-	size_t len;
-};
-
-static int put_span(FILE *f, void *arg)
-{
-	const struct span *s = arg;
-
-	return fwrite(s->buf, 1, s->len, f) == s->len ? 0 : -(errno ?: EIO);
-}
-
-static int textfile_write(struct kw_outfile *t, const char *path, const char *buf, size_t len)
-{
-	struct span s = { buf, len };
-	int err;
-
-	if ((err = textfile_check_target(t, path)))
-		return err;
-	/* 0644 whatever the umask: readable by node_exporter, writable by us only */
-	err = kw_outfile_replace(t, 0644, 0, put_span, &s);
-	if (err)
-		fprintf(stderr, "kvmwalk serve: writing %s: %s\n", path, strerror(-err));
-	return err;
-}
-
 /* ---- privileges ------------------------------------------------------------------------------ */
 
 static int capset_to(__u64 eff, __u64 prm)
@@ -674,7 +595,7 @@ static double now_s(int clock)
 
 /* One read of the maps and one rendering; on a failed read the previous text stays served. */
 static void refresh(struct loader *l, const struct serve_opts *o, struct prom_facts *facts,
-		    struct kw_outfile *tf)
+		    struct textfile *tf)
 {
 	struct kw_recording r = {};
 	struct prom_opts po = { .buckets = o->buckets, .per_vm = o->per_vm, .facts = facts };
@@ -692,7 +613,7 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 		goto cleanup;
 	}
 	if (tf)
-		textfile_write(tf, o->textfile, text, len);
+		textfile__write(tf, text, len);
 	pthread_mutex_lock(&cache.lock);
 	old = cache.text;
 	cache.text = text;
@@ -707,9 +628,9 @@ int serve_main(int argc, char **argv)
 {
 	struct serve_opts o = { .interval = 5 };
 	struct prom_facts facts = { .version = NULL };
-	struct kw_outfile tf = { .dirfd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct MHD_Daemon *d = NULL;
+	struct textfile *tf = NULL;
 	struct kw_recording r = {};
 	struct loader *l = NULL;
 	int code, ret = KW_EXIT_ERROR, lfd = -1;
@@ -739,12 +660,12 @@ int serve_main(int argc, char **argv)
 
 	if (o.listen && (lfd = listen_on(o.listen)) < 0)
 		goto cleanup;
-	if (o.textfile && textfile_open(&tf, o.textfile))
+	if (o.textfile && textfile__open(&tf, o.textfile))
 		goto cleanup;
 	if (drop_privileges(&o, l, &r))
 		goto cleanup;
 
-	refresh(l, &o, &facts, o.textfile ? &tf : NULL);
+	refresh(l, &o, &facts, tf);
 	if (lfd >= 0) {
 		for (int i = 0; i < MAX_CONNECTIONS; i++)
 			conns.c[i].fd = -1;
@@ -765,7 +686,7 @@ int serve_main(int argc, char **argv)
 		lfd = -1; /* the daemon's now */
 		fprintf(stderr, "kvmwalk serve: http://%s/metrics\n", o.listen);
 	}
-	if (o.textfile)
+	if (tf)
 		fprintf(stderr, "kvmwalk serve: writing %s every %g s\n", o.textfile, o.interval);
 
 	for (double next = now_s(CLOCK_MONOTONIC) + o.interval; !stop;) {
@@ -775,7 +696,7 @@ int serve_main(int argc, char **argv)
 		if (now_s(CLOCK_MONOTONIC) < next)
 			continue;
 		next += o.interval;
-		refresh(l, &o, &facts, o.textfile ? &tf : NULL);
+		refresh(l, &o, &facts, tf);
 	}
 	ret = 0;
 cleanup:
@@ -784,11 +705,9 @@ cleanup:
 	if (lfd >= 0)
 		close(lfd);
 	/* a stale textfile would look like a quiet host: remove it */
-	if (tf.dirfd >= 0) {
-		if (!ret)
-			unlinkat(tf.dirfd, tf.base, 0);
-		kw_outfile_close(&tf);
-	}
+	if (!ret)
+		textfile__remove(tf);
+	textfile__close(tf);
 	loader__destroy(l);
 	kw_recording_free(&r);
 	free(cache.text);
