@@ -117,7 +117,7 @@ BPF_FAMILIES_x86 := tdp trigger userfn
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
 KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
 	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
-	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/textfile.c \
+	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/privs.c user/textfile.c \
 	user/stats.c user/compare.c \
 	user/compare_cmd.c user/compare_plot.c user/svg.c user/timeline.c user/events.c user/userfn.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))

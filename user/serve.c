@@ -22,19 +22,14 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <grp.h>
-#include <linux/capability.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +37,7 @@
 
 #include "host.h"
 #include "loader.h"
+#include "privs.h"
 #include "probe_opts.h"
 #include "prom.h"
 #include "serve.h"
@@ -71,7 +67,9 @@ struct serve_opts {
 	double interval;
 	enum prom_buckets buckets;
 	bool per_vm;
-	const char *user;
+	const char *user; /* NULL: keep our uid */
+	uid_t uid;	  /* --user's, resolved when parsed */
+	gid_t gid;
 };
 
 /* ---- options --------------------------------------------------------------------------------- */
@@ -111,15 +109,12 @@ static double parse_secs(const char *arg, struct argp_state *state)
 }
 
 static int listen_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len);
-static int resolve_user(const char *name, uid_t *uid, gid_t *gid);
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct serve_opts *o = state->input;
 	struct sockaddr_storage ss;
 	socklen_t len;
-	uid_t uid;
-	gid_t gid;
 
 	switch (key) {
 	case OPT_LISTEN:
@@ -147,8 +142,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_USER:
 		/* a wrong name is a usage error, found before anything is loaded */
-		if (resolve_user(arg, &uid, &gid))
-			exit(KW_EXIT_USAGE); /* resolve_user said why */
+		if (kw_user_parse(arg, "/etc/passwd", &o->uid, &o->gid)) {
+			fprintf(stderr,
+				"kvmwalk serve: --user %s: no such user in /etc/passwd (or UID[:GID])\n",
+				arg);
+			exit(KW_EXIT_USAGE);
+		}
 		o->user = arg;
 		break;
 	case ARGP_KEY_INIT:
@@ -439,66 +438,6 @@ static int listen_on(const char *spec)
 
 /* ---- privileges ------------------------------------------------------------------------------ */
 
-static int capset_to(__u64 eff, __u64 prm)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = {
-		{ (__u32)eff, (__u32)prm, 0 },
-		{ (__u32)(eff >> 32), (__u32)(prm >> 32), 0 },
-	};
-
-	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
-}
-
-static void status_line(const char *key, char *dst, size_t len)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-
-	snprintf(dst, len, "?");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key))) {
-			snprintf(dst, len, "%s", line + strlen(key));
-			dst[strcspn(dst, "\n")] = '\0';
-			break;
-		}
-	if (f)
-		fclose(f);
-}
-
-/* NAME from /etc/passwd (read directly: no NSS in a static binary), or UID[:GID]. */
-static int resolve_user(const char *name, uid_t *uid, gid_t *gid)
-{
-	unsigned long u, g;
-	struct passwd *pw;
-	char *end;
-	FILE *f;
-
-	u = strtoul(name, &end, 10);
-	if (end != name && (!*end || *end == ':')) {
-		g = *end ? strtoul(end + 1, &end, 10) : u;
-		if (*end)
-			goto bad;
-		*uid = u;
-		*gid = g;
-		return 0;
-	}
-	f = fopen("/etc/passwd", "r");
-	while (f && (pw = fgetpwent(f)))
-		if (!strcmp(pw->pw_name, name)) {
-			*uid = pw->pw_uid;
-			*gid = pw->pw_gid;
-			fclose(f);
-			return 0;
-		}
-	if (f)
-		fclose(f);
-bad:
-	fprintf(stderr, "kvmwalk serve: --user %s: no such user in /etc/passwd (or UID[:GID])\n",
-		name);
-	return -EINVAL;
-}
-
 static int collect(struct loader *l, struct kw_recording *r);
 
 /*
@@ -507,60 +446,30 @@ static int collect(struct loader *l, struct kw_recording *r);
  */
 static int drop_privileges(const struct serve_opts *o, struct loader *l, struct kw_recording *r)
 {
-	const __u64 bpf = 1ULL << CAP_BPF;
-	uid_t uid = 0;
-	gid_t gid = 0;
-	char eff[32], prm[32], bnd[32];
+	const __u64 bpf = KW_CAP(CAP_BPF);
 	bool keep_bpf = false;
+	char now[160];
 	int err;
 
-	if (o->user && (err = resolve_user(o->user, &uid, &gid)))
-		return err;
-	/* Keep the permitted set across setuid() until capset() below empties it. */
-	if (o->user && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
-		return -errno;
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	for (int cap = 0; cap <= 63; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL && o->lo.verbose)
-			fprintf(stderr,
-				"kvmwalk serve: cannot drop capability %d from the bounding "
-				"set: %s\n",
-				cap, strerror(errno));
-	if (o->user) {
-		if (setgroups(0, NULL) || setgid(gid) || setuid(uid)) {
-			err = -errno;
-			fprintf(stderr, "kvmwalk serve: cannot become %s (%u:%u): %s\n", o->user,
-				(unsigned)uid, (unsigned)gid, strerror(-err));
-			return err;
-		}
-	}
 	/* Nothing effective, CAP_BPF still permitted: try a read of the maps without it. */
-	if ((err = capset_to(0, bpf)) && (err = capset_to(0, 0))) {
-		fprintf(stderr, "kvmwalk serve: capset: %s\n", strerror(-err));
+	if ((err = kw_privs_drop(o->user, o->uid, o->gid, bpf, o->lo.verbose)))
 		return err;
-	}
 	if (collect(l, r) == -EPERM) {
-		if (capset_to(bpf, bpf) || (err = collect(l, r))) {
+		if (kw_caps_set(bpf, bpf) || (err = collect(l, r))) {
 			fprintf(stderr,
 				"kvmwalk serve: cannot read the BPF maps without privileges "
 				"on this kernel\n");
 			return err ? err : -EPERM;
 		}
 		keep_bpf = true;
-	} else if ((err = capset_to(0, 0))) {
+	} else if ((err = kw_caps_set(0, 0))) {
 		fprintf(stderr, "kvmwalk serve: capset: %s\n", strerror(-err));
 		return err;
 	}
-	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -errno;
-	status_line("CapEff:\t", eff, sizeof(eff));
-	status_line("CapPrm:\t", prm, sizeof(prm));
-	status_line("CapBnd:\t", bnd, sizeof(bnd));
-	fprintf(stderr,
-		"kvmwalk serve: privileges dropped: uid %u gid %u, CapEff %s CapPrm %s CapBnd "
-		"%s%s\n",
-		(unsigned)getuid(), (unsigned)getgid(), eff, prm, bnd,
+	if ((err = kw_privs_seal()))
+		return err;
+	kw_privs_describe(now, sizeof(now));
+	fprintf(stderr, "kvmwalk serve: privileges dropped: %s%s\n", now,
 		keep_bpf ? " (CAP_BPF kept: this kernel checks it on every bpf() call)" : "");
 	return 0;
 }
