@@ -117,8 +117,8 @@ BPF_FAMILIES_x86 := tdp trigger userfn
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
 KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
 	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
-	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/privs.c user/textfile.c \
-	user/stats.c user/compare.c \
+	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/serve_http.c \
+	user/privs.c user/textfile.c user/stats.c user/compare.c \
 	user/compare_cmd.c user/compare_plot.c user/svg.c user/timeline.c user/events.c user/userfn.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
@@ -171,9 +171,10 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 		$(GUEST_LDFLAGS_$(ARCH)) $< -o $@
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
-# Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
+# Every user/ and user/load/ file except the ones holding main() or touching a kernel or
+# libmicrohttpd is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/events.c user/serve.c \
-	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
+	user/serve_http.c user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS))
@@ -310,8 +311,9 @@ $(MHD)/lib/libmicrohttpd.a: scripts/build-mhd | deps-build
 	$(call msg,MHD,$@)
 	$(Q)scripts/build-mhd $(ARCH) $(MHD)
 
-$(OUT)/serve.o: ALL_CFLAGS += -I$(MHD)/include
-$(OUT)/serve.o: $(MHD)/lib/libmicrohttpd.a
+# every object that includes <microhttpd.h>
+$(OUT)/serve_http.o: ALL_CFLAGS += -I$(MHD)/include
+$(OUT)/serve_http.o: $(MHD)/lib/libmicrohttpd.a
 # a prerequisite, so it lands in the link line after the objects and before $(LDLIBS)
 $(OUT)/kvmwalk: $(MHD)/lib/libmicrohttpd.a
 else
