@@ -115,11 +115,8 @@ $(OUT)/kvmwalk-load: $(LOAD_OBJS)
 BPF_FAMILIES_arm64 := pgtable trigger userfn
 BPF_FAMILIES_x86 := tdp trigger userfn
 BPF_OBJS := $(patsubst %,$(OUT)/bpf/%.bpf.o,$(BPF_FAMILIES_$(ARCH)))
-KVMWALK_SRCS := user/main.c user/cmd_common.c user/probes_cmd.c user/record_cmd.c user/report_cmd.c \
-	user/top_cmd.c user/clock.c user/probe_opts.c user/probes.c user/loader.c user/collect.c \
-	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
-	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/stats.c user/compare.c \
-	user/compare_cmd.c user/compare_plot.c user/counters.c user/svg.c user/timeline.c user/events.c user/userfn.c
+# Every user/*.c is part of kvmwalk (kvmwalk-load is user/load/, kvmwalk-bench user/bench/).
+KVMWALK_SRCS := $(sort $(wildcard user/*.c))
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | deps-build
@@ -172,9 +169,9 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel (the loader,
-# and the commands that attach through it) is linked in.
+# and the commands that attach through it) or libmicrohttpd is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/events.c user/serve.c \
-	user/probes_cmd.c user/record_cmd.c user/top_cmd.c \
+	user/serve_http.c user/probes_cmd.c user/record_cmd.c user/top_cmd.c \
 	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -312,8 +309,9 @@ $(MHD)/lib/libmicrohttpd.a: scripts/build-mhd | deps-build
 	$(call msg,MHD,$@)
 	$(Q)scripts/build-mhd $(ARCH) $(MHD)
 
-$(OUT)/serve.o: ALL_CFLAGS += -I$(MHD)/include
-$(OUT)/serve.o: $(MHD)/lib/libmicrohttpd.a
+# every object that includes <microhttpd.h>
+$(OUT)/serve_http.o: ALL_CFLAGS += -I$(MHD)/include
+$(OUT)/serve_http.o: $(MHD)/lib/libmicrohttpd.a
 # a prerequisite, so it lands in the link line after the objects and before $(LDLIBS)
 $(OUT)/kvmwalk: $(MHD)/lib/libmicrohttpd.a
 else

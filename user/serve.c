@@ -19,42 +19,27 @@
  *   4. every --interval, read the maps, render the exposition once, and serve that buffer: a
  *      scrape copies a buffer under a mutex and never touches the maps, so no number of scrapes
  *      can slow the probes, and served values are at most one interval old.
+ *
+ * A command: its options, the order above and the refresh loop. The HTTP server is
+ * serve_http.c, the privilege calls privs.c, the node_exporter textfile textfile.c.
  */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
-#include <linux/capability.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <pthread.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
-#include <microhttpd.h>
-
-#include "host.h"
 #include "loader.h"
-#include "outfile.h"
+#include "privs.h"
 #include "probe_opts.h"
 #include "prom.h"
 #include "serve.h"
+#include "serve_http.h"
+#include "textfile.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9464"
-#define MAX_CONNECTIONS 16
-#define MAX_PER_IP 8
-#define CONN_TIMEOUT_S 10
-/* Request line and headers must fit here (libmicrohttpd answers 431/413 beyond it). */
-#define CONN_MEMORY (16 * 1024)
 
 enum {
 	OPT_LISTEN = 1000,
@@ -73,7 +58,9 @@ struct serve_opts {
 	double interval;
 	enum prom_buckets buckets;
 	bool per_vm;
-	const char *user;
+	const char *user; /* NULL: keep our uid */
+	uid_t uid;	  /* --user's, resolved when parsed */
+	gid_t gid;
 };
 
 /* ---- options --------------------------------------------------------------------------------- */
@@ -112,20 +99,15 @@ static double parse_secs(const char *arg, struct argp_state *state)
 	return v;
 }
 
-static int listen_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len);
-static int resolve_user(const char *name, uid_t *uid, gid_t *gid);
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct serve_opts *o = state->input;
 	struct sockaddr_storage ss;
 	socklen_t len;
-	uid_t uid;
-	gid_t gid;
 
 	switch (key) {
 	case OPT_LISTEN:
-		if (listen_addr(arg, &ss, &len))
+		if (serve_http_addr(arg, &ss, &len))
 			argp_error(state,
 				   "--listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), not '%s'",
 				   arg);
@@ -149,8 +131,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_USER:
 		/* a wrong name is a usage error, found before anything is loaded */
-		if (resolve_user(arg, &uid, &gid))
-			exit(KW_EXIT_USAGE); /* resolve_user said why */
+		if (kw_user_parse(arg, "/etc/passwd", &o->uid, &o->gid)) {
+			fprintf(stderr,
+				"kvmwalk serve: --user %s: no such user in /etc/passwd (or UID[:GID])\n",
+				arg);
+			exit(KW_EXIT_USAGE);
+		}
 		o->user = arg;
 		break;
 	case ARGP_KEY_INIT:
@@ -212,439 +198,7 @@ static const struct argp argp = {
 	       "exist); " KW_EXIT_STATUS_PROBES,
 };
 
-/* ---- state shared with the HTTP threads ------------------------------------------------------ */
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = sig;
-}
-
-static struct {
-	pthread_mutex_t lock;
-	char *text; /* the latest exposition, NULL before the first */
-	size_t len;
-} cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static const char landing[] =
-	"<!DOCTYPE html>\n<html><head><title>kvmwalk exporter</title></head><body>\n<h1>kvmwalk "
-	"exporter</h1>\n<p>What KVM's page-table walkers cost on this host.</p>\n"
-	"<p><a href=\"/metrics\">Metrics</a></p>\n</body></html>\n";
-
-static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, const char *type,
-			      const void *body, size_t len, enum MHD_ResponseMemoryMode mode)
-{
-	struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)body, mode);
-	enum MHD_Result ret;
-
-	if (!resp)
-		return MHD_NO;
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(conn, status, resp);
-	MHD_destroy_response(resp);
-	return ret;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-				  const char *method, const char *version, const char *upload,
-				  size_t *upload_size, void **con_cls)
-{
-	static const char text_plain[] = "text/plain; charset=utf-8";
-	static int first_call;
-	enum MHD_Result ret;
-
-	(void)cls, (void)version, (void)upload;
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return answer(conn, MHD_HTTP_METHOD_NOT_ALLOWED, text_plain, "GET or HEAD only\n",
-			      17, MHD_RESPMEM_PERSISTENT);
-	/* libmicrohttpd calls once with the headers, then with any body: refuse bodies */
-	if (!*con_cls) {
-		*con_cls = &first_call;
-		return MHD_YES;
-	}
-	if (*upload_size)
-		return answer(conn, MHD_HTTP_CONTENT_TOO_LARGE, text_plain, "no body expected\n",
-			      17, MHD_RESPMEM_PERSISTENT);
-	if (!strcmp(url, "/"))
-		return answer(conn, MHD_HTTP_OK, "text/html; charset=utf-8", landing,
-			      sizeof(landing) - 1, MHD_RESPMEM_PERSISTENT);
-	if (strcmp(url, "/metrics"))
-		return answer(conn, MHD_HTTP_NOT_FOUND, text_plain, "not found: try /metrics\n", 24,
-			      MHD_RESPMEM_PERSISTENT);
-	pthread_mutex_lock(&cache.lock);
-	if (cache.text)
-		ret = answer(conn, MHD_HTTP_OK, PROM_CONTENT_TYPE, cache.text, cache.len,
-			     MHD_RESPMEM_MUST_COPY);
-	else
-		ret = answer(conn, MHD_HTTP_SERVICE_UNAVAILABLE, text_plain, "starting\n", 9,
-			     MHD_RESPMEM_PERSISTENT);
-	pthread_mutex_unlock(&cache.lock);
-	return ret;
-}
-
-/*
- * libmicrohttpd's MHD_OPTION_CONNECTION_TIMEOUT counts idle time only: a client sending one
- * header byte a second would hold a connection for ever (tests/prom/test-serve-abuse). So each
- * connection also gets a deadline, CONN_TIMEOUT_S after it opened or after its last complete
- * request, which the main loop enforces with shutdown(2). The close notification comes before
- * libmicrohttpd closes the socket, and both sides hold the lock: a reused fd is never shut.
- */
-static struct {
-	pthread_mutex_t lock;
-	struct {
-		int fd; /* -1: free */
-		double deadline;
-	} c[MAX_CONNECTIONS];
-} conns = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static int conn_fd(struct MHD_Connection *conn)
-{
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-
-	return ci ? ci->connect_fd : -1;
-}
-
-/* Sets the deadline of fd's slot (taking a free one for a new fd when add), or frees it. */
-static void conns_set(int fd, bool add, bool close)
-{
-	int i, free_slot = -1;
-
-	if (fd < 0)
-		return;
-	pthread_mutex_lock(&conns.lock);
-	for (i = 0; i < MAX_CONNECTIONS; i++) {
-		if (conns.c[i].fd == fd)
-			break;
-		if (conns.c[i].fd < 0 && free_slot < 0)
-			free_slot = i;
-	}
-	if (i == MAX_CONNECTIONS && add)
-		i = free_slot;
-	if (i >= 0 && i < MAX_CONNECTIONS) {
-		conns.c[i].fd = close ? -1 : fd;
-		conns.c[i].deadline = kw_mono_s() + CONN_TIMEOUT_S;
-	}
-	pthread_mutex_unlock(&conns.lock);
-}
-
-static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-			  enum MHD_ConnectionNotificationCode code)
-{
-	(void)cls, (void)socket_context;
-	conns_set(conn_fd(conn), code == MHD_CONNECTION_NOTIFY_STARTED,
-		  code == MHD_CONNECTION_NOTIFY_CLOSED);
-}
-
-static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
-			 enum MHD_RequestTerminationCode toe)
-{
-	(void)cls, (void)con_cls, (void)toe;
-	conns_set(conn_fd(conn), false, false);
-}
-
-/* Called by the main loop: ends every connection past its deadline. */
-static void conns_expire(void)
-{
-	double now = kw_mono_s();
-
-	pthread_mutex_lock(&conns.lock);
-	for (int i = 0; i < MAX_CONNECTIONS; i++)
-		if (conns.c[i].fd >= 0 && now > conns.c[i].deadline) {
-			shutdown(conns.c[i].fd, SHUT_RDWR);
-			conns.c[i].deadline = now + CONN_TIMEOUT_S; /* once per period at most */
-		}
-	pthread_mutex_unlock(&conns.lock);
-}
-
-/* Paths are matched as sent: "/metrics%00x" must not become "/metrics". */
-static size_t no_unescape(void *cls, struct MHD_Connection *conn, char *s)
-{
-	(void)cls, (void)conn;
-	return strlen(s);
-}
-
-static void mhd_log(void *cls, const char *fmt, va_list ap)
-{
-	(void)cls;
-	fputs("kvmwalk serve: http: ", stderr);
-	vfprintf(stderr, fmt, ap);
-}
-
-/* ---- listening socket ------------------------------------------------------------------------ */
-
-/*
- * "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (every IPv4 address); numeric only (inet_pton, not
- * getaddrinfo: no NSS in a static binary). Returns a listening fd or -errno.
- */
-static int listen_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len)
-{
-	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-	const char *colon = strrchr(spec, ':');
-	char host[64], *end;
-	unsigned long port;
-
-	memset(ss, 0, sizeof(*ss));
-	if (!colon || (size_t)(colon - spec) >= sizeof(host))
-		return -EINVAL;
-	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (!colon[1] || *end || errno || !port || port > 65535 || colon[1] == '-')
-		return -EINVAL;
-	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
-	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-		host[strlen(host) - 1] = '\0';
-		if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) != 1)
-			return -EINVAL;
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(port);
-		*len = sizeof(*in6);
-	} else {
-		if (host[0] && inet_pton(AF_INET, host, &in4->sin_addr) != 1)
-			return -EINVAL;
-		in4->sin_family = AF_INET;
-		in4->sin_port = htons(port);
-		*len = sizeof(*in4);
-	}
-	return 0;
-}
-
-static int listen_on(const char *spec)
-{
-	struct sockaddr_storage ss;
-	socklen_t len;
-	int fd, one = 1, err;
-
-	if (listen_addr(spec, &ss, &len)) {
-		fprintf(stderr,
-			"kvmwalk serve: --listen takes a numeric ADDR:PORT ([ADDR]:PORT for IPv6), "
-			"not '%s'\n",
-			spec);
-		return -EINVAL;
-	}
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
-		err = -errno;
-		fprintf(stderr, "kvmwalk serve: cannot listen on %s: %s\n", spec, strerror(-err));
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	return fd;
-}
-
-/* ---- textfile -------------------------------------------------------------------------------- */
-
-/* The target may be missing or a regular file; a symlink or anything else is refused. */
-static int textfile_check_target(const struct kw_outfile *t, const char *path)
-{
-	struct stat st;
-
-	if (fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW)) {
-		if (errno == ENOENT)
-			return 0;
-		fprintf(stderr, "kvmwalk serve: %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		fprintf(stderr, "kvmwalk serve: %s is a symbolic link: refusing to replace it\n",
-			path);
-		return -ELOOP;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "kvmwalk serve: %s is not a regular file\n", path);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int textfile_open(struct kw_outfile *t, const char *path)
-{
-	struct stat st;
-	int err;
-
-	/* the temporary name does not end in .prom: node_exporter never reads a partial file */
-	err = kw_outfile_open(t, path);
-	if (err == -EINVAL) {
-		fprintf(stderr, "kvmwalk serve: --textfile %s names no file\n", path);
-		return err;
-	}
-	if (err || fstat(t->dirfd, &st)) {
-		err = err ?: -errno;
-		fprintf(stderr, "kvmwalk serve: --textfile directory %s: %s\n", t->dir,
-			strerror(-err));
-		return err;
-	}
-	/* Anyone could swap the file under us in a world-writable directory without sticky bit. */
-	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
-		fprintf(stderr, "kvmwalk serve: %s is world-writable: choose another directory\n",
-			t->dir);
-		return -EPERM;
-	}
-	return textfile_check_target(t, path);
-}
-
-struct span {
-	const char *buf;
-	size_t len;
-};
-
-static int put_span(FILE *f, void *arg)
-{
-	const struct span *s = arg;
-
-	return fwrite(s->buf, 1, s->len, f) == s->len ? 0 : -(errno ?: EIO);
-}
-
-static int textfile_write(struct kw_outfile *t, const char *path, const char *buf, size_t len)
-{
-	struct span s = { buf, len };
-	int err;
-
-	if ((err = textfile_check_target(t, path)))
-		return err;
-	/* 0644 whatever the umask: readable by node_exporter, writable by us only */
-	err = kw_outfile_replace(t, 0644, 0, put_span, &s);
-	if (err)
-		fprintf(stderr, "kvmwalk serve: writing %s: %s\n", path, strerror(-err));
-	return err;
-}
-
-/* ---- privileges ------------------------------------------------------------------------------ */
-
-static int capset_to(__u64 eff, __u64 prm)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = {
-		{ (__u32)eff, (__u32)prm, 0 },
-		{ (__u32)(eff >> 32), (__u32)(prm >> 32), 0 },
-	};
-
-	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
-}
-
-static void status_line(const char *key, char *dst, size_t len)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-
-	snprintf(dst, len, "?");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key))) {
-			snprintf(dst, len, "%s", line + strlen(key));
-			dst[strcspn(dst, "\n")] = '\0';
-			break;
-		}
-	if (f)
-		fclose(f);
-}
-
-/* NAME from /etc/passwd (read directly: no NSS in a static binary), or UID[:GID]. */
-static int resolve_user(const char *name, uid_t *uid, gid_t *gid)
-{
-	unsigned long u, g;
-	struct passwd *pw;
-	char *end;
-	FILE *f;
-
-	u = strtoul(name, &end, 10);
-	if (end != name && (!*end || *end == ':')) {
-		g = *end ? strtoul(end + 1, &end, 10) : u;
-		if (*end)
-			goto bad;
-		*uid = u;
-		*gid = g;
-		return 0;
-	}
-	f = fopen("/etc/passwd", "r");
-	while (f && (pw = fgetpwent(f)))
-		if (!strcmp(pw->pw_name, name)) {
-			*uid = pw->pw_uid;
-			*gid = pw->pw_gid;
-			fclose(f);
-			return 0;
-		}
-	if (f)
-		fclose(f);
-bad:
-	fprintf(stderr, "kvmwalk serve: --user %s: no such user in /etc/passwd (or UID[:GID])\n",
-		name);
-	return -EINVAL;
-}
-
-static int collect(struct loader *l, struct kw_recording *r);
-
-/*
- * Leaves the process with no capability (or CAP_BPF alone where the kernel needs it to read
- * maps), optionally as another user. Called before any thread exists.
- */
-static int drop_privileges(const struct serve_opts *o, struct loader *l, struct kw_recording *r)
-{
-	const __u64 bpf = 1ULL << CAP_BPF;
-	uid_t uid = 0;
-	gid_t gid = 0;
-	char eff[32], prm[32], bnd[32];
-	bool keep_bpf = false;
-	int err;
-
-	if (o->user && (err = resolve_user(o->user, &uid, &gid)))
-		return err;
-	/* Keep the permitted set across setuid() until capset() below empties it. */
-	if (o->user && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
-		return -errno;
-	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-	for (int cap = 0; cap <= 63; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL && o->lo.verbose)
-			fprintf(stderr,
-				"kvmwalk serve: cannot drop capability %d from the bounding "
-				"set: %s\n",
-				cap, strerror(errno));
-	if (o->user) {
-		if (setgroups(0, NULL) || setgid(gid) || setuid(uid)) {
-			err = -errno;
-			fprintf(stderr, "kvmwalk serve: cannot become %s (%u:%u): %s\n", o->user,
-				(unsigned)uid, (unsigned)gid, strerror(-err));
-			return err;
-		}
-	}
-	/* Nothing effective, CAP_BPF still permitted: try a read of the maps without it. */
-	if ((err = capset_to(0, bpf)) && (err = capset_to(0, 0))) {
-		fprintf(stderr, "kvmwalk serve: capset: %s\n", strerror(-err));
-		return err;
-	}
-	if (collect(l, r) == -EPERM) {
-		if (capset_to(bpf, bpf) || (err = collect(l, r))) {
-			fprintf(stderr,
-				"kvmwalk serve: cannot read the BPF maps without privileges "
-				"on this kernel\n");
-			return err ? err : -EPERM;
-		}
-		keep_bpf = true;
-	} else if ((err = capset_to(0, 0))) {
-		fprintf(stderr, "kvmwalk serve: capset: %s\n", strerror(-err));
-		return err;
-	}
-	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -errno;
-	status_line("CapEff:\t", eff, sizeof(eff));
-	status_line("CapPrm:\t", prm, sizeof(prm));
-	status_line("CapBnd:\t", bnd, sizeof(bnd));
-	fprintf(stderr,
-		"kvmwalk serve: privileges dropped: uid %u gid %u, CapEff %s CapPrm %s CapBnd "
-		"%s%s\n",
-		(unsigned)getuid(), (unsigned)getgid(), eff, prm, bnd,
-		keep_bpf ? " (CAP_BPF kept: this kernel checks it on every bpf() call)" : "");
-	return 0;
-}
-
-/* ---- the loop -------------------------------------------------------------------------------- */
+/* ---- reading the maps ------------------------------------------------------------------------ */
 
 static struct kw_meta meta0;		 /* filled once, while privileged */
 static char pf_names0[KW_NR_PF_RET][32]; /* the RET_PF_* names: need the kvm module's BTF */
@@ -672,15 +226,63 @@ static double now_s(int clock)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* One read of the maps and one rendering; on a failed read the previous text stays served. */
+/* ---- privileges ------------------------------------------------------------------------------ */
+
+/*
+ * Leaves the process with no capability (or CAP_BPF alone where the kernel needs it to read
+ * maps), optionally as another user. Called before any thread exists.
+ */
+static int drop_privileges(const struct serve_opts *o, struct loader *l, struct kw_recording *r)
+{
+	const __u64 bpf = KW_CAP(CAP_BPF);
+	bool keep_bpf = false;
+	char now[160];
+	int err;
+
+	/* Nothing effective, CAP_BPF still permitted: try a read of the maps without it. */
+	if ((err = kw_privs_drop(o->user, o->uid, o->gid, bpf, o->lo.verbose)))
+		return err;
+	if (collect(l, r) == -EPERM) {
+		if (kw_caps_set(bpf, bpf) || (err = collect(l, r))) {
+			fprintf(stderr,
+				"kvmwalk serve: cannot read the BPF maps without privileges "
+				"on this kernel\n");
+			return err ? err : -EPERM;
+		}
+		keep_bpf = true;
+	} else if ((err = kw_caps_set(0, 0))) {
+		fprintf(stderr, "kvmwalk serve: capset: %s\n", strerror(-err));
+		return err;
+	}
+	if ((err = kw_privs_seal()))
+		return err;
+	kw_privs_describe(now, sizeof(now));
+	fprintf(stderr, "kvmwalk serve: privileges dropped: %s%s\n", now,
+		keep_bpf ? " (CAP_BPF kept: this kernel checks it on every bpf() call)" : "");
+	return 0;
+}
+
+/* ---- the loop -------------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+/*
+ * One read of the maps and one rendering, written to tf and served by h (either may be NULL);
+ * on a failed read the previous text stays served.
+ */
 static void refresh(struct loader *l, const struct serve_opts *o, struct prom_facts *facts,
-		    struct kw_outfile *tf)
+		    struct textfile *tf, struct serve_http *h)
 {
 	struct kw_recording r = {};
 	struct prom_opts po = { .buckets = o->buckets, .per_vm = o->per_vm, .facts = facts };
 	double t0 = now_s(CLOCK_MONOTONIC);
-	char *text, *old;
 	size_t len;
+	char *text;
 
 	if (collect(l, &r)) {
 		facts->collect_errors++;
@@ -692,13 +294,11 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 		goto cleanup;
 	}
 	if (tf)
-		textfile_write(tf, o->textfile, text, len);
-	pthread_mutex_lock(&cache.lock);
-	old = cache.text;
-	cache.text = text;
-	cache.len = len;
-	pthread_mutex_unlock(&cache.lock);
-	free(old);
+		textfile__write(tf, text, len);
+	if (h)
+		serve_http__publish(h, text, len);
+	else
+		free(text);
 cleanup:
 	kw_recording_free(&r);
 }
@@ -707,12 +307,12 @@ int serve_main(int argc, char **argv)
 {
 	struct serve_opts o = { .interval = 5 };
 	struct prom_facts facts = { .version = NULL };
-	struct kw_outfile tf = { .dirfd = -1 };
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct MHD_Daemon *d = NULL;
+	struct serve_http *h = NULL;
+	struct textfile *tf = NULL;
 	struct kw_recording r = {};
 	struct loader *l = NULL;
-	int code, ret = KW_EXIT_ERROR, lfd = -1;
+	int code, ret = KW_EXIT_ERROR;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	sigemptyset(&sa.sa_mask);
@@ -737,61 +337,39 @@ int serve_main(int argc, char **argv)
 	memcpy(pf_names0, r.pf_ret_names, sizeof(pf_names0));
 	facts.start_time = now_s(CLOCK_REALTIME);
 
-	if (o.listen && (lfd = listen_on(o.listen)) < 0)
+	if (o.listen && serve_http__open(&h, o.listen))
 		goto cleanup;
-	if (o.textfile && textfile_open(&tf, o.textfile))
+	if (o.textfile && textfile__open(&tf, o.textfile))
 		goto cleanup;
 	if (drop_privileges(&o, l, &r))
 		goto cleanup;
 
-	refresh(l, &o, &facts, o.textfile ? &tf : NULL);
-	if (lfd >= 0) {
-		for (int i = 0; i < MAX_CONNECTIONS; i++)
-			conns.c[i].fd = -1;
-		d = MHD_start_daemon(
-			MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request,
-			NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_LISTEN_SOCKET,
-			lfd, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-			MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
-			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
-			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
-			MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
-			MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-			MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL, MHD_OPTION_END);
-		if (!d) {
-			fprintf(stderr, "kvmwalk serve: cannot start the HTTP server\n");
+	refresh(l, &o, &facts, tf, h);
+	if (h) {
+		if (serve_http__start(h))
 			goto cleanup;
-		}
-		lfd = -1; /* the daemon's now */
 		fprintf(stderr, "kvmwalk serve: http://%s/metrics\n", o.listen);
 	}
-	if (o.textfile)
+	if (tf)
 		fprintf(stderr, "kvmwalk serve: writing %s every %g s\n", o.textfile, o.interval);
 
 	for (double next = now_s(CLOCK_MONOTONIC) + o.interval; !stop;) {
 		loader__poll(l, 50); /* names each new process at once; --vm: each exec */
-		if (d)
-			conns_expire();
+		if (h)
+			serve_http__expire(h);
 		if (now_s(CLOCK_MONOTONIC) < next)
 			continue;
 		next += o.interval;
-		refresh(l, &o, &facts, o.textfile ? &tf : NULL);
+		refresh(l, &o, &facts, tf, h);
 	}
 	ret = 0;
 cleanup:
-	if (d)
-		MHD_stop_daemon(d);
-	if (lfd >= 0)
-		close(lfd);
+	serve_http__close(h);
 	/* a stale textfile would look like a quiet host: remove it */
-	if (tf.dirfd >= 0) {
-		if (!ret)
-			unlinkat(tf.dirfd, tf.base, 0);
-		kw_outfile_close(&tf);
-	}
+	if (!ret)
+		textfile__remove(tf);
+	textfile__close(tf);
 	loader__destroy(l);
 	kw_recording_free(&r);
-	free(cache.text);
-	cache.text = NULL;
 	return ret;
 }
