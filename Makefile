@@ -214,7 +214,12 @@ unit: setup $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 	$(Q)cd tests/unit && ASAN_OPTIONS=detect_leaks=1 ../../$(HOSTOUT)/unit/runner-san
 
 # --- emulated hosts -----------------------------------------------------------------------------
-test: unit buildcheck pkgcheck promcheck safety vmtest-quick
+test: unit includecheck buildcheck pkgcheck promcheck safety vmtest-quick
+
+# No include loop between the units (a .c and its .h) of user/ and bpf/ (scripts/check-includes).
+.PHONY: includecheck
+includecheck:
+	$(Q)scripts/check-includes
 
 # A plain build installs nothing; the test targets install their groups (tests/build/test-deps).
 .PHONY: buildcheck
