@@ -214,7 +214,12 @@ unit: setup $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 	$(Q)cd tests/unit && ASAN_OPTIONS=detect_leaks=1 ../../$(HOSTOUT)/unit/runner-san
 
 # --- emulated hosts -----------------------------------------------------------------------------
-test: unit buildcheck pkgcheck promcheck safety vmtest-quick
+test: unit includecheck buildcheck pkgcheck promcheck safety vmtest-quick
+
+# No include loop between the units (a .c and its .h) of user/ and bpf/ (scripts/check-includes).
+.PHONY: includecheck
+includecheck:
+	$(Q)scripts/check-includes
 
 # A plain build installs nothing; the test targets install their groups (tests/build/test-deps).
 .PHONY: buildcheck
@@ -413,27 +418,34 @@ SOAK_SECS ?= 1800
 soak: setup
 	$(Q)scripts/vmtest --case soak --arch arm64 --kernel 7.3 --mode vhe --env SOAK_SECS=$(SOAK_SECS) $(VMTEST_ARGS)
 
-# --- kvmwalk serve against the real server on loopback (root: it loads BPF programs; skipped
-# otherwise): privileges, exposition, textfile (test-serve); malformed and oversized requests, a
-# slow client, connection floods while a well-behaved client scrapes (test-serve-abuse); a real
-# Prometheus server scraping it while kvmwalk-load makes KVM ioctls, its HTTP API's trigger counts
-# equal to the load's --json (test-prometheus, ~15 s); the tracepoint fallback with tracefs
-# unmounted, mountable or not, in a private mount namespace (test-tracefs, ~5 s); record -o refusing an unwritable output
-# before attaching, keeping FILE.old, surviving a full disk (test-record-output, ~3 s); record
-# --pid A and --pid A,B counting exactly the KVM ioctls of those kvmwalk-load processes, bad
-# lists refused before attaching (test-pid-filter, ~2 s); `top` in a tmux terminal, its keys sent
-# and its screens read back, the terminal's settings restored after q, Ctrl-C and SIGTERM, and its
-# lines without a terminal (test-top, ~10 s). Part of promcheck, so of make test.
+# --- the host tests, tests/host/test-*: kvmwalk against this machine's kernel (root: they load BPF
+# programs; skipped otherwise), run in name order, each given the kvmwalk binary and ending with
+# "test-NAME: N passed, N failed" (a new tests/host/test-NAME runs with them):
+# - test-pid-filter (~2 s): record --pid A and --pid A,B count exactly the KVM ioctls of those
+#   kvmwalk-load processes; bad lists refused before attaching;
+# - test-prometheus (~15 s): a real Prometheus server scrapes serve on loopback while kvmwalk-load
+#   makes KVM ioctls; its HTTP API's trigger counts equal the load's --json;
+# - test-record-output (~3 s): record -o refuses an unwritable output before attaching, keeps
+#   FILE.old, survives a full disk;
+# - test-serve: serve on loopback: privileges, exposition, textfile;
+# - test-serve-abuse: malformed and oversized requests, a slow client, connection floods while a
+#   well-behaved client scrapes;
+# - test-top (~10 s): top in a tmux terminal, its keys sent and its screens read back, the
+#   terminal's settings restored after q, Ctrl-C and SIGTERM; its lines without a terminal;
+# - test-tracefs (~5 s): the tracepoint fallback with tracefs unmounted, mountable or not, in a
+#   private mount namespace.
+# Part of promcheck, so of make test.
+HOST_TESTS := $(sort $(wildcard tests/host/test-*))
 .PHONY: servecheck
 servecheck: setup
 	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk build/$(HOST_ARCH)/kvmwalk-load
 	$(Q)mkdir -p $(HOSTOUT)
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "servecheck: skipped (needs root)"; else \
-		for t in test-tracefs test-serve test-serve-abuse test-prometheus \
-			test-record-output test-pid-filter test-top; do \
-			tests/prom/$$t build/$(HOST_ARCH)/kvmwalk > $(HOSTOUT)/$$t.log 2>&1; rc=$$?; \
-			tail -n 1 $(HOSTOUT)/$$t.log; \
-			[ $$rc = 0 ] || { grep FAIL $(HOSTOUT)/$$t.log; exit 1; }; \
+		for t in $(HOST_TESTS); do \
+			n=$${t##*/}; \
+			$$t build/$(HOST_ARCH)/kvmwalk > $(HOSTOUT)/$$n.log 2>&1; rc=$$?; \
+			tail -n 1 $(HOSTOUT)/$$n.log; \
+			[ $$rc = 0 ] || { grep FAIL $(HOSTOUT)/$$n.log; exit 1; }; \
 		done; \
 	fi
 promcheck: servecheck

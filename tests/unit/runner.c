@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Usage: runner [-v] [NAME...]
- * Runs every test (or those named), prints one line per test and ends with `N passed, N failed`.
- * KW_UPDATE_GOLDEN=1 rewrites golden files instead of comparing them.
+ * Runs every test (or those named: NAME is test_NAME.c's), prints one line per test and ends with
+ * `N passed, N failed`; a NAME that is no test is an error (exit 2), not a run of nothing.
+ * -v prints the passing assertions too. KW_UPDATE_GOLDEN=1 rewrites golden files instead of
+ * comparing them. Run from tests/unit (golden/ and fixtures/ are relative paths).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -124,6 +126,15 @@ int main(int argc, char **argv)
 		verbose = 1;
 		argc--;
 		argv++;
+	}
+	for (a = 1; a < argc; a++) {
+		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			if (!strcmp(argv[a], tests[i].name))
+				break;
+		if (i == sizeof(tests) / sizeof(tests[0])) {
+			fprintf(stderr, "runner: no test '%s' (tests/unit/test_%s.c)\n", argv[a], argv[a]);
+			return 2;
+		}
 	}
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		int before = kw_test_failures;

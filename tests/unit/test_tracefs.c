@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where kvmwalk finds tracefs, on fake sysfs trees. Mounting is not tried here (the unit tests
- * run as root in make test: a mount would be real); tests/prom/test-tracefs runs kvmwalk in a
+ * run as root in make test: a mount would be real); tests/host/test-tracefs runs kvmwalk in a
  * private mount namespace with tracefs unmounted for that.
  */
 #include <errno.h>

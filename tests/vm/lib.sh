@@ -5,7 +5,11 @@
 # back, with the path of the check in the source tree as $0 and KW_ARCH, KW_KERNEL, KW_MODE and
 # KW_RELEASE set. So file names are relative to the results, and the case is the check's folder.
 # The probe and phase helpers read the recording $r (default rec.json) and kvmwalk-load's output $l
-# (default load.json) at the time they are called.
+# (default load.json) at the time they are called; their FILE forms (probe_in, phase_sum_in,
+# finding_in) are shared with the host tests.
+
+# shellcheck source=tests/json.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../json.sh"
 
 name=$(basename "$(dirname "$0")")
 
@@ -24,8 +28,7 @@ fail() {
 # eq WHAT GOT WANT
 eq() { [ "$2" = "$3" ] || fail "$1 = $2, want $3"; }
 
-# probe NAME JQ-PATH: that field of the recording's probe NAME; probe_in FILE NAME JQ-PATH.
-probe_in() { jq -r --arg p "$2" ".probes[] | select(.name == \$p) | $3" "$1"; }
+# probe NAME JQ-PATH: that field of the recording's probe NAME (probe_in FILE NAME JQ-PATH).
 probe() { probe_in "${r:-rec.json}" "$@"; }
 
 # visits WALKER LEVEL OUTCOME: the recording's visit count of that walker, level and outcome.
@@ -36,10 +39,7 @@ visits() {
 }
 
 # phase_sum PHASE KEY: kvmwalk-load's count KEY summed over the phases named PHASE;
-# phase_sum_in FILE PHASE KEY.
-phase_sum_in() {
-	jq -r --arg p "$2" --arg k "$3" '[.phases[] | select(.phase == $p) | .counts[$k]] | add // 0' "$1"
-}
+# phase_sum_in FILE PHASE KEY (tests/json.sh).
 phase_sum() { phase_sum_in "${l:-load.json}" "$@"; }
 
 # median: of the numbers on stdin, one a line; nan for none.
@@ -72,8 +72,7 @@ nphases() { # FILE WANT
 
 # finding KIND JQ-PATH: that field of the finding KIND (empty_flushes, split_level3_visits,
 # empty_zaps, teardown_walks) in `kvmwalk report --json`'s output $j (default report.json);
-# finding_in FILE KIND JQ-PATH.
-finding_in() { jq -r --arg k "$2" ".findings[] | select(.kind == \$k) | $3" "$1"; }
+# finding_in FILE KIND JQ-PATH (tests/json.sh).
 finding() { finding_in "${j:-report.json}" "$@"; }
 
 # teardown_finding: kvmwalk-load's one VM (KVM_CREATE_VM type 0: the default 40-bit IPA) torn
