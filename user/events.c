@@ -133,7 +133,7 @@ int events_start(struct loader *l)
 	/*
 	 * Test knob, not a feature: KVMWALK_TEST_NO_DECISIONS=1 makes user space decide nothing
 	 * after the start (exec events and undecided processes are not read), as if it were too slow,
-	 * so that a test sees rt_exec's own -name match alone (tests/prom/test-pid-filter). Said on
+	 * so that a test sees rt_exec's own -name match alone (tests/host/test-pid-filter). Said on
 	 * stderr whenever it is used.
 	 */
 	l->test_no_decisions = getenv("KVMWALK_TEST_NO_DECISIONS") != NULL;

@@ -35,7 +35,7 @@ struct serve_http {
 	} cache;
 	/*
 	 * libmicrohttpd's MHD_OPTION_CONNECTION_TIMEOUT counts idle time only: a client sending
-	 * one header byte a second would hold a connection for ever (tests/prom/test-serve-abuse).
+	 * one header byte a second would hold a connection for ever (tests/host/test-serve-abuse).
 	 * So each connection also gets a deadline, CONN_TIMEOUT_S after it opened or after its
 	 * last complete request, which the main loop enforces with shutdown(2). The close
 	 * notification comes before libmicrohttpd closes the socket, and both sides hold the lock:
