@@ -449,7 +449,7 @@ static bool planned(const struct kw_plan *pl)
 }
 
 /*
- * Numbers the histograms the planned probes can produce (kw_hslots, bpf/kvmwalk.h) and sizes
+ * Numbers the histograms the planned probes can produce (kw_hslots, bpf/kvmwalk_abi.h) and sizes
  * kw_hists to them: a probe that is off, unavailable, of the other arch, untimed or without a
  * size gets no slot, so no memory. The catalogue's timed and unit say which; the recording shows
  * a duration and a size histogram for exactly those (record.c), and kw-all asserts that each one

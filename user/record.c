@@ -391,7 +391,7 @@ static json_t *hist_json(const struct kw_hist *h)
 	json_object_set_new(o, "min", json_integer(h->count ? h->min : 0));
 	json_object_set_new(o, "max", json_integer(h->max));
 	/*
-	 * Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist.h.
+	 * Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist_abi.h.
 	 */
 	for (unsigned int i = 0; i < KW_HIST_NR_BUCKETS; i++)
 		if (h->buckets[i])

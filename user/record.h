@@ -13,7 +13,7 @@
 #include "hist.h"
 #include "probes.h"
 #include "userfn.h"
-#include "../bpf/kvmwalk.h"
+#include "kvmwalk_abi.h"
 
 #define KW_SCHEMA "kvmwalk-recording/1"
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../bpf/userfn.h"
+#include "userfn_abi.h"
 
 #define KW_UFUNC_NAME_LEN 64
 
