@@ -11,17 +11,13 @@
 #include <sys/stat.h>
 
 #include "compare.h"
+#include "fmt.h"
 #include "report.h"
 
 #define TEXT_COLS 72
 
 /* One number per run. */
 typedef double (*run_fn)(const struct kw_recording *r, int arg);
-
-static double ratio(double a, double b)
-{
-	return b ? a / b : 0;
-}
 
 static double f_calls(const struct kw_recording *r, int p)
 {
@@ -93,7 +89,7 @@ static double f_visits_per_walk(const struct kw_recording *r, int arg)
 {
 	int w = arg / KW_NR_LEVELS;
 
-	return ratio(visits_at(r, w, arg % KW_NR_LEVELS, -1), walks_of(r, w));
+	return kw_ratio(visits_at(r, w, arg % KW_NR_LEVELS, -1), walks_of(r, w));
 }
 
 static double f_blocks_split(const struct kw_recording *r, int arg)
@@ -108,19 +104,19 @@ static double f_split_per_block(const struct kw_recording *r, int arg)
 		   : arg == -1 ? visits_at(r, KW_W_SPLIT, -1, -1)
 			       : visits_at(r, KW_W_SPLIT, -1, KW_O_NOTHING);
 
-	return ratio(v, f_blocks_split(r, 0));
+	return kw_ratio(v, f_blocks_split(r, 0));
 }
 
 /* arg: a counter divided by the unmap calls */
 static double f_per_unmap(const struct kw_recording *r, int arg)
 {
-	return ratio(r->counters[arg], r->counters[KW_C_UNMAP_CALLS]);
+	return kw_ratio(r->counters[arg], r->counters[KW_C_UNMAP_CALLS]);
 }
 
 /* arg: a counter divided by the nested unmaps (kvm_nested_s2_unmap calls with a valid MMU) */
 static double f_per_nested(const struct kw_recording *r, int arg)
 {
-	return ratio(r->counters[arg], r->counters[KW_C_NESTED_ACTIVE]);
+	return kw_ratio(r->counters[arg], r->counters[KW_C_NESTED_ACTIVE]);
 }
 
 /* Flushes inside nested unmaps issued by unmap calls that cleared a leaf. */
@@ -132,7 +128,7 @@ static double f_nested_kept(const struct kw_recording *r, int arg)
 
 static double f_per_zap(const struct kw_recording *r, int arg)
 {
-	return ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
+	return kw_ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
 }
 
 /* ---- building -------------------------------------------------------------------------------- */

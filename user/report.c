@@ -6,42 +6,9 @@
 #include <jansson.h>
 
 #include "findings.h"
+#include "fmt.h"
 #include "report.h"
 #include "timeline.h"
-
-/* @v in @unit with 3 significant digits; the precision is chosen from the rounded value */
-static void fmt3(char *buf, size_t len, double v, const char *unit)
-{
-	snprintf(buf, len, "%.*f%s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, unit);
-}
-
-/*
- * At most 6 characters up to 99999 s (report's columns rely on it). The thresholds are those of
- * the rounded value: 9.996 ms printed with 2 decimals would be "10.00ms", one too wide.
- */
-void kw_fmt_ns(char *buf, size_t len, double ns)
-{
-	if (ns < 999.5)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 999.5e3)
-		fmt3(buf, len, ns / 1e3, "us");
-	else if (ns < 999.5e6)
-		fmt3(buf, len, ns / 1e6, "ms");
-	else
-		fmt3(buf, len, ns / 1e9, "s");
-}
-
-void kw_fmt_count(char *buf, size_t len, double n)
-{
-	if (n < 1e6)
-		snprintf(buf, len, "%.0f", n);
-	else if (n < 1e9)
-		snprintf(buf, len, "%.2fM", n / 1e6);
-	else if (n < 1e12)
-		snprintf(buf, len, "%.2fG", n / 1e9);
-	else
-		snprintf(buf, len, "%.2fT", n / 1e12);
-}
 
 double kw_overhead_ns_per_run(const struct kw_recording *r)
 {
@@ -343,11 +310,6 @@ static bool has_nested(const struct kw_recording *r)
 	       (attached(r, KW_P_NESTED_UNMAP) || r->funcs[KW_P_NESTED_UNMAP].calls);
 }
 
-static double per(__u64 n, __u64 d)
-{
-	return d ? (double)n / d : 0;
-}
-
 static void print_nested(FILE *f, const struct kw_recording *r)
 {
 	const __u64 *c = r->counters;
@@ -363,15 +325,15 @@ static void print_nested(FILE *f, const struct kw_recording *r)
 		return;
 	}
 	kw_fmt_ns(t[0], sizeof(t[0]), c[KW_C_NESTED_ACTIVE_NS]);
-	kw_fmt_ns(t[1], sizeof(t[1]), per(c[KW_C_NESTED_ACTIVE_NS], n));
+	kw_fmt_ns(t[1], sizeof(t[1]), kw_ratio(c[KW_C_NESTED_ACTIVE_NS], n));
 	fprintf(f, "  nested unmaps %llu (of %llu calls), time in them %s (%s each)\n",
 		(unsigned long long)n, (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls, t[0],
 		t[1]);
 	fprintf(f, "  unmap calls %llu (%.2f per nested unmap), leaves cleared %llu\n",
-		(unsigned long long)c[KW_C_NESTED_UNMAPS], per(c[KW_C_NESTED_UNMAPS], n),
+		(unsigned long long)c[KW_C_NESTED_UNMAPS], kw_ratio(c[KW_C_NESTED_UNMAPS], n),
 		(unsigned long long)c[KW_C_NESTED_CLEARED]);
 	fprintf(f, "  unmap calls that cleared none %llu (%.2f per nested unmap)\n",
-		(unsigned long long)c[KW_C_NESTED_EMPTY], per(c[KW_C_NESTED_EMPTY], n));
+		(unsigned long long)c[KW_C_NESTED_EMPTY], kw_ratio(c[KW_C_NESTED_EMPTY], n));
 	if (!attached(r, KW_P_TLB_FLUSH_RANGE) && !attached(r, KW_P_HYP_FLUSH_RANGE)) {
 		fprintf(f, "  flushes not measured: no range TLB flush probe attached\n");
 		return;
@@ -379,10 +341,11 @@ static void print_nested(FILE *f, const struct kw_recording *r)
 	kw_fmt_ns(t[0], sizeof(t[0]), c[KW_C_NESTED_FLUSH_NS]);
 	kw_fmt_ns(t[2], sizeof(t[2]), c[KW_C_NESTED_EMPTY_FLUSH_NS]);
 	fprintf(f, "  flushes %llu (%.2f per nested unmap, %s)\n",
-		(unsigned long long)c[KW_C_NESTED_FLUSHES], per(c[KW_C_NESTED_FLUSHES], n), t[0]);
+		(unsigned long long)c[KW_C_NESTED_FLUSHES], kw_ratio(c[KW_C_NESTED_FLUSHES], n),
+		t[0]);
 	fprintf(f, "  empty flushes %llu (%.2f per nested unmap, %s)\n",
 		(unsigned long long)c[KW_C_NESTED_EMPTY_FLUSHES],
-		per(c[KW_C_NESTED_EMPTY_FLUSHES], n), t[2]);
+		kw_ratio(c[KW_C_NESTED_EMPTY_FLUSHES], n), t[2]);
 }
 
 static json_t *nested_json(const struct kw_recording *r)
@@ -395,14 +358,14 @@ static json_t *nested_json(const struct kw_recording *r)
 	return json_pack("{sIsIsIsIsfsIsIsfsIsfsIsfsIsI}", "calls",
 			 (json_int_t)r->funcs[KW_P_NESTED_UNMAP].calls, "nested_unmaps",
 			 (json_int_t)n, "ns", (json_int_t)c[KW_C_NESTED_ACTIVE_NS], "unmap_calls", (json_int_t)c[KW_C_NESTED_UNMAPS],
-			 "unmap_calls_per_nested_unmap", per(c[KW_C_NESTED_UNMAPS], n),
+			 "unmap_calls_per_nested_unmap", kw_ratio(c[KW_C_NESTED_UNMAPS], n),
 			 "leaves_cleared", (json_int_t)c[KW_C_NESTED_CLEARED], "empty_unmaps",
 			 (json_int_t)c[KW_C_NESTED_EMPTY], "empty_unmaps_per_nested_unmap",
-			 per(c[KW_C_NESTED_EMPTY], n), "flushes",
+			 kw_ratio(c[KW_C_NESTED_EMPTY], n), "flushes",
 			 (json_int_t)c[KW_C_NESTED_FLUSHES], "flushes_per_nested_unmap",
-			 per(c[KW_C_NESTED_FLUSHES], n), "empty_flushes",
+			 kw_ratio(c[KW_C_NESTED_FLUSHES], n), "empty_flushes",
 			 (json_int_t)c[KW_C_NESTED_EMPTY_FLUSHES], "empty_flushes_per_nested_unmap",
-			 per(c[KW_C_NESTED_EMPTY_FLUSHES], n), "flush_ns",
+			 kw_ratio(c[KW_C_NESTED_EMPTY_FLUSHES], n), "flush_ns",
 			 (json_int_t)c[KW_C_NESTED_FLUSH_NS], "empty_flush_ns",
 			 (json_int_t)c[KW_C_NESTED_EMPTY_FLUSH_NS]);
 }

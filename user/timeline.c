@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "report.h"
+#include "fmt.h"
 #include "svg.h"
 #include "timeline.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "fmt.h"
 #include "top.h"
 
 static const char *const col_names[KW_NR_TOP_COLS] = {

@@ -8,9 +8,9 @@
 
 #include <jansson.h>
 
+#include "fmt.h"
 #include "hist.h"
 #include "record.h"
-#include "report.h"
 #include "userfn.h"
 
 /* Kernel symbol characters: C identifiers plus the '.' of compiler clones (foo.isra.0). */
