@@ -119,7 +119,7 @@ KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/c
 	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
 	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/stats.c user/compare.c \
 	user/compare_cmd.c user/compare_plot.c user/svg.c user/timeline.c user/events.c user/userfn.c \
-	user/fmt.c
+	user/fmt.c user/userfn_opts.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | deps-build
@@ -282,7 +282,8 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 # tracefs when needed, then runs it; BENCH_ARGS are passed on (e.g. BENCH_ARGS="-r 21 --cpu 1").
 BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/empty.c user/bench/table.c \
 	user/bench/userspace.c user/stats.c user/hist.c user/probes.c user/record.c user/outfile.c user/report.c \
-	user/findings.c user/prom.c user/timeline.c user/svg.c user/userfn.c user/fmt.c
+	user/findings.c user/prom.c user/timeline.c user/svg.c user/userfn.c user/fmt.c \
+	user/userfn_opts.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o
