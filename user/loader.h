@@ -49,8 +49,8 @@ struct loader_opts {
 	char vms[KW_MAX_VMS][64];
 	unsigned int nvms;
 	/*
-	 * record --count / --time: user-named functions (userfn.h), planned like the probes. One
-	 * that is not optional and cannot be attached fails loader__open() with KW_EXIT_USAGE.
+	 * record --count / --time: user-named functions (userfn_opts.h), planned like the probes.
+	 * One that is not optional and cannot be attached fails loader__open() with KW_EXIT_USAGE.
 	 */
 	struct kw_ufunc_req ufuncs[KW_MAX_UFUNCS];
 	unsigned int nufuncs;

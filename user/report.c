@@ -9,6 +9,7 @@
 #include "fmt.h"
 #include "report.h"
 #include "timeline.h"
+#include "userfn.h"
 
 double kw_overhead_ns_per_run(const struct kw_recording *r)
 {
