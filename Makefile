@@ -119,7 +119,7 @@ KVMWALK_SRCS := user/main.c user/probe_opts.c user/probes.c user/loader.c user/c
 	user/ksyms.c user/host.c user/identity.c user/tracefs.c user/record.c user/outfile.c user/pids.c \
 	user/report.c user/findings.c user/top.c user/hist.c user/prom.c user/serve.c user/stats.c user/compare.c \
 	user/compare_cmd.c user/compare_plot.c user/svg.c user/timeline.c user/events.c user/userfn.c \
-	user/fmt.c user/userfn_opts.c
+	user/fmt.c user/userfn_opts.c user/loader_state.c
 KVMWALK_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(KVMWALK_SRCS))
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | deps-build
@@ -136,7 +136,7 @@ $(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name kvmwalk_bpf > $@
 
-$(OUT)/loader.o $(OUT)/collect.o $(OUT)/events.o: $(OUT)/kvmwalk.skel.h
+$(OUT)/loader.o $(OUT)/loader_state.o $(OUT)/collect.o $(OUT)/events.o: $(OUT)/kvmwalk.skel.h
 
 # version.h: VERSION and KW_COMMIT, rewritten only when they change (make unit has its own copy).
 define gen_version
@@ -173,7 +173,7 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/events.c user/serve.c \
-	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
+	user/loader_state.c user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(UNIT_SRCS))

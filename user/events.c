@@ -32,9 +32,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "events.h"
 #include "host.h"
 #include "identity.h"
-#include "loader_priv.h"
+#include "loader_state.h"
 
 /* a counted process's runs are read this long after the decision: no program still in flight */
 #define SETTLE_S 0.1
