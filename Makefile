@@ -133,7 +133,7 @@ $(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name kvmwalk_bpf > $@
 
-$(OUT)/loader.o $(OUT)/collect.o $(OUT)/events.o: $(OUT)/kvmwalk.skel.h
+$(OUT)/loader.o $(OUT)/loader_state.o $(OUT)/collect.o $(OUT)/events.o: $(OUT)/kvmwalk.skel.h
 
 # version.h: VERSION and KW_COMMIT, rewritten only when they change (make unit has its own copy).
 define gen_version
@@ -171,7 +171,7 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel (the loader,
 # and the commands that attach through it) or libmicrohttpd is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/events.c user/serve.c \
-	user/serve_http.c user/probes_cmd.c user/record_cmd.c user/top_cmd.c \
+	user/serve_http.c user/probes_cmd.c user/record_cmd.c user/top_cmd.c user/loader_state.c \
 	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -286,7 +286,8 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 # tracefs when needed, then runs it; BENCH_ARGS are passed on (e.g. BENCH_ARGS="-r 21 --cpu 1").
 BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/empty.c user/bench/table.c \
 	user/bench/userspace.c user/stats.c user/hist.c user/probes.c user/record.c user/outfile.c user/report.c \
-	user/findings.c user/prom.c user/timeline.c user/svg.c user/userfn.c user/counters.c
+	user/findings.c user/prom.c user/timeline.c user/svg.c user/userfn.c user/counters.c user/fmt.c \
+	user/userfn_opts.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o

@@ -11,7 +11,7 @@
 #ifndef KW_HIST_BPF_H
 #define KW_HIST_BPF_H
 
-#include "hist.h"
+#include "hist_abi.h"
 
 #ifndef barrier_var /* <bpf/bpf_helpers.h> has it from libbpf 0.8 */
 #define barrier_var(var) asm volatile("" : "=r"(var) : "0"(var))
@@ -98,7 +98,7 @@ static __always_inline void kw_hist_add(struct kw_hist *h, __u64 v)
 }
 
 /*
- * The same in a log2 histogram (KW_HIST_LOG2_BUCKETS buckets, bpf/kvmwalk.h): h points to a
+ * The same in a log2 histogram (KW_HIST_LOG2_BUCKETS buckets, bpf/kvmwalk_abi.h): h points to a
  * map value of KW_HIST_VALUE_SIZE(KW_HIST_LOG2_BUCKETS) bytes, so buckets[] past 64 is not
  * there, and the bound below is what lets the verifier accept the index.
  */

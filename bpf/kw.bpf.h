@@ -19,7 +19,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "hist.bpf.h"
-#include "kvmwalk.h"
+#include "kvmwalk_abi.h"
 
 /* Tunables, defined in trigger.bpf.c and set by the loader before load. */
 extern const volatile bool kw_filter_pids; /* only the tgids in kw_pids, else every task */
@@ -87,7 +87,7 @@ struct {
 } kw_visits SEC(".maps") __weak;
 
 /*
- * The histograms: slot i is the one kw_hslots names by i (bpf/kvmwalk.h). The loader sets
+ * The histograms: slot i is the one kw_hslots names by i (bpf/kvmwalk_abi.h). The loader sets
  * max_entries to the slots it numbered and value_size to the histogram kind: 4000 bytes
  * (struct kw_hist) or 552 (log2). No BTF value type, so that the size can change: the programs
  * only reach buckets[] through kw_hist_put(), whose bound follows kw_hslots.log2.

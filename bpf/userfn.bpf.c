@@ -19,7 +19,7 @@
  * tdp_mmu_zap_leafs attaches a second fentry program to the same trampoline).
  */
 #include "kw.bpf.h"
-#include "userfn.h"
+#include "userfn_abi.h"
 
 /* bit per slot: time it (--time), else only count its calls at entry */
 const volatile __u32 kw_ufunc_timed = 0;

@@ -2,8 +2,8 @@
 /*
  * The map reader: reads every BPF map of a loaded loader into a kw_recording (summed over the
  * CPUs), folds the trigger rows of exited processes, names the fast_page_fault return codes
- * from BTF and adds the probes' own cost (BPF run-time statistics). With loader.c the only code
- * that touches libbpf.
+ * from BTF and adds the probes' own cost (BPF run-time statistics). With the loader's other files
+ * (loader.c, events.c, loader_state.c) the only code that touches libbpf.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,8 +16,8 @@
 #include <bpf/libbpf.h>
 
 #include "host.h"
-#include "identity.h"
-#include "loader_priv.h"
+#include "loader.h"
+#include "loader_state.h"
 
 static int ncpus(void)
 {
@@ -109,55 +109,6 @@ static int exited_add(struct loader *l, const struct kw_trig *t)
 	l->nexited++;
 	if (pid && !known)
 		l->nexited_pids++;
-	return 0;
-}
-
-struct kw_vm *loader__ids_find(struct loader *l, __u32 pid)
-{
-	for (size_t i = 0; i < l->nids; i++)
-		if (l->ids[i].pid == pid)
-			return &l->ids[i];
-	return NULL;
-}
-
-int loader__ids_put(struct loader *l, const struct kw_identity *id)
-{
-	struct kw_vm *n = loader__ids_find(l, id->pid);
-
-	if (!n) {
-		n = realloc(l->ids, (l->nids + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		l->ids = n;
-		n = &l->ids[l->nids++];
-	}
-	memset(n, 0, sizeof(*n));
-	n->pid = id->pid;
-	snprintf(n->comm, sizeof(n->comm), "%s", id->comm);
-	snprintf(n->vm, sizeof(n->vm), "%s", id->vm);
-	snprintf(n->source, sizeof(n->source), "%s", id->source ? id->source : "");
-	return 0;
-}
-
-int loader__identify_pid(struct loader *l, __u32 pid)
-{
-	struct kw_identity id;
-
-	if (!pid || loader__ids_find(l, pid) || kw_identity_read(pid, "/proc", &id))
-		return 0;
-	return loader__ids_put(l, &id);
-}
-
-int loader__identify(struct loader *l)
-{
-	int fd = bpf_map__fd(l->skel->maps.kw_triggers), err;
-	struct kw_trig_key k, *prev = NULL;
-
-	while (!bpf_map_get_next_key(fd, prev, &k)) {
-		prev = &k;
-		if ((err = loader__identify_pid(l, k.pid)))
-			return err;
-	}
 	return 0;
 }
 

@@ -12,17 +12,13 @@
 
 #include "compare.h"
 #include "counters.h"
+#include "fmt.h"
 #include "report.h"
 
 #define TEXT_COLS 72
 
 /* One number per run. */
 typedef double (*run_fn)(const struct kw_recording *r, int arg);
-
-static double ratio(double a, double b)
-{
-	return b ? a / b : 0;
-}
 
 static double f_calls(const struct kw_recording *r, int p)
 {
@@ -94,7 +90,7 @@ static double f_visits_per_walk(const struct kw_recording *r, int arg)
 {
 	int w = arg / KW_NR_LEVELS;
 
-	return ratio(visits_at(r, w, arg % KW_NR_LEVELS, -1), walks_of(r, w));
+	return kw_ratio(visits_at(r, w, arg % KW_NR_LEVELS, -1), walks_of(r, w));
 }
 
 static double f_blocks_split(const struct kw_recording *r, int arg)
@@ -109,19 +105,19 @@ static double f_split_per_block(const struct kw_recording *r, int arg)
 		   : arg == -1 ? visits_at(r, KW_W_SPLIT, -1, -1)
 			       : visits_at(r, KW_W_SPLIT, -1, KW_O_NOTHING);
 
-	return ratio(v, f_blocks_split(r, 0));
+	return kw_ratio(v, f_blocks_split(r, 0));
 }
 
 /* arg: a counter divided by the unmap calls */
 static double f_per_unmap(const struct kw_recording *r, int arg)
 {
-	return ratio(r->counters[arg], r->counters[KW_C_UNMAP_CALLS]);
+	return kw_ratio(r->counters[arg], r->counters[KW_C_UNMAP_CALLS]);
 }
 
 /* arg: a counter divided by the nested unmaps (kvm_nested_s2_unmap calls with a valid MMU) */
 static double f_per_nested(const struct kw_recording *r, int arg)
 {
-	return ratio(r->counters[arg], r->counters[KW_C_NESTED_ACTIVE]);
+	return kw_ratio(r->counters[arg], r->counters[KW_C_NESTED_ACTIVE]);
 }
 
 /* Flushes inside nested unmaps issued by unmap calls that cleared a leaf. */
@@ -141,12 +137,12 @@ static double f_counter_row(const struct kw_recording *r, int arg)
 		d = r->counters[row->per_counter - 1];
 	else if (row->per_calls)
 		d = r->funcs[row->per_calls - 1].calls;
-	return ratio(r->counters[row->c - 1], d);
+	return kw_ratio(r->counters[row->c - 1], d);
 }
 
 static double f_per_zap(const struct kw_recording *r, int arg)
 {
-	return ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
+	return kw_ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
 }
 
 /* ---- building -------------------------------------------------------------------------------- */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "report.h"
+#include "fmt.h"
 #include "svg.h"
 
 #define W 760

@@ -33,8 +33,10 @@
 #include <bpf/libbpf.h>
 
 #include "clock.h"
+#include "events.h"
+#include "host.h"
 #include "identity.h"
-#include "loader_priv.h"
+#include "loader_state.h"
 
 /* a counted process's runs are read this long after the decision: no program still in flight */
 #define SETTLE_S 0.1

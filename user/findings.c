@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "findings.h"
-#include "report.h"
+#include "fmt.h"
 
 #define GIB (1ULL << 30)
 
@@ -52,28 +52,6 @@ static void num_null(struct kw_finding *fd, const char *name)
 {
 	if (fd->nnums < KW_FINDING_NUMS)
 		fd->nums[fd->nnums++] = (struct kw_finding_num){ .name = name, .null = true };
-}
-
-static double ratio(__u64 a, __u64 b)
-{
-	return b ? (double)a / b : 0;
-}
-
-/* Binary units without a space, as kw_fmt_ns writes times (so they never wrap): "1.00GiB". */
-static void fmt_bytes(char *buf, size_t len, __u64 v)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double d = v;
-	int u = 0;
-
-	while (d >= 1024 && u < 6) {
-		d /= 1024;
-		u++;
-	}
-	if (!u)
-		snprintf(buf, len, "%lluB", (unsigned long long)v);
-	else
-		snprintf(buf, len, "%.*f%s", d < 10 ? 2 : d < 100 ? 1 : 0, d, units[u]);
 }
 
 /* The files of each bundled series under patches/, in the order they apply. */
@@ -128,7 +106,7 @@ static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
 	fd->count = c[KW_C_EMPTY_FLUSHES];
 	fd->timed = true;
 	fd->ns = c[KW_C_EMPTY_FLUSH_NS];
-	fd->share = ratio(fd->ns, unmap_ns);
+	fd->share = kw_ratio(fd->ns, unmap_ns);
 	num(fd, "empty_flushes", fd->count);
 	num(fd, "empty_flush_ns", fd->ns);
 	num(fd, "unmap_ns", unmap_ns);
@@ -176,7 +154,7 @@ static void nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 	fd->count = c[KW_C_NESTED_EMPTY_FLUSHES];
 	fd->timed = true;
 	fd->ns = c[KW_C_NESTED_EMPTY_FLUSH_NS];
-	fd->share = ratio(fd->ns, ns);
+	fd->share = kw_ratio(fd->ns, ns);
 	num(fd, "nested_empty_flushes", fd->count);
 	num(fd, "nested_empty_flush_ns", fd->ns);
 	num(fd, "nested_unmaps", n);
@@ -186,7 +164,7 @@ static void nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 	num(fd, "empty_unmap_calls", c[KW_C_NESTED_EMPTY]);
 	num(fd, "flushes", c[KW_C_NESTED_FLUSHES]);
 	num(fd, "leaves_cleared", c[KW_C_NESTED_CLEARED]);
-	num_real(fd, "empty_flushes_per_nested_unmap", ratio(fd->count, n));
+	num_real(fd, "empty_flushes_per_nested_unmap", kw_ratio(fd->count, n));
 	if (!fd->count) {
 		fd->status = KW_FS_NONE;
 		if (!n)
@@ -204,7 +182,7 @@ static void nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 	}
 	fd->status = KW_FS_FOUND;
 	kw_fmt_ns(t, sizeof(t), fd->ns);
-	kw_fmt_ns(each, sizeof(each), ratio(ns, n));
+	kw_fmt_ns(each, sizeof(each), kw_ratio(ns, n));
 	fmt_share(s, sizeof(s), fd->share, ns);
 	snprintf(fd->headline, sizeof(fd->headline),
 		 "%llu flushes in %llu nested %s, %s, %s of nested unmap time",
@@ -218,9 +196,9 @@ static void nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 		 (unsigned long long)n, n == 1 ? "unmap" : "unmaps",
 		 (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls,
 		 r->funcs[KW_P_NESTED_UNMAP].calls == 1 ? "call" : "calls", each,
-		 (unsigned long long)c[KW_C_NESTED_UNMAPS], ratio(c[KW_C_NESTED_UNMAPS], n),
+		 (unsigned long long)c[KW_C_NESTED_UNMAPS], kw_ratio(c[KW_C_NESTED_UNMAPS], n),
 		 (unsigned long long)c[KW_C_NESTED_EMPTY], (unsigned long long)fd->count,
-		 (unsigned long long)c[KW_C_NESTED_FLUSHES], ratio(fd->count, n),
+		 (unsigned long long)c[KW_C_NESTED_FLUSHES], kw_ratio(fd->count, n),
 		 (unsigned long long)c[KW_C_NESTED_CLEARED],
 		 c[KW_C_NESTED_CLEARED] == 1 ? "leaf" : "leaves");
 }
@@ -244,11 +222,11 @@ static void split_level3(const struct kw_recording *r, struct kw_finding *fd)
 			walk_ns += r->cbs[i].ns;
 		}
 	fd->count = l3;
-	fd->share = ratio(l3, all);
+	fd->share = kw_ratio(l3, all);
 	num(fd, "level3_visits", l3);
 	num(fd, "visits", all);
 	num(fd, "blocks_split", blocks);
-	num_real(fd, "level3_visits_per_block", ratio(l3, blocks));
+	num_real(fd, "level3_visits_per_block", kw_ratio(l3, blocks));
 	num(fd, "split_walks", walks);
 	num(fd, "split_walk_ns", walk_ns);
 	if (!l3) {
@@ -260,7 +238,7 @@ static void split_level3(const struct kw_recording *r, struct kw_finding *fd)
 	fd->status = KW_FS_FOUND;
 	fmt_share(s, sizeof(s), fd->share, all);
 	if (blocks)
-		snprintf(per, sizeof(per), "%.1f per block split", ratio(l3, blocks));
+		snprintf(per, sizeof(per), "%.1f per block split", kw_ratio(l3, blocks));
 	else
 		snprintf(per, sizeof(per), "no block split");
 	snprintf(fd->headline, sizeof(fd->headline), "%llu visits, %s, %s of split-walker visits",
@@ -305,10 +283,10 @@ static void empty_zaps(const struct kw_recording *r, struct kw_finding *fd)
 	fd->count = empty;
 	fd->timed = true;
 	fd->ns = ns;
-	fd->share = ratio(ns, zap_ns);
+	fd->share = kw_ratio(ns, zap_ns);
 	num(fd, "empty_zaps", empty);
 	num(fd, "empty_zap_4k_visits", visits);
-	num_real(fd, "visits_4k_per_empty_zap", ratio(visits, empty));
+	num_real(fd, "visits_4k_per_empty_zap", kw_ratio(visits, empty));
 	num(fd, "empty_zap_ns", ns);
 	num(fd, "zap_ns", zap_ns);
 	num(fd, "zaps", zaps);
@@ -331,7 +309,7 @@ static void empty_zaps(const struct kw_recording *r, struct kw_finding *fd)
 		 "%llu of %llu zaps were empty and still visited %llu 4K entries (tdp_iter_next), "
 		 "%.1f per empty zap%s.",
 		 (unsigned long long)empty, (unsigned long long)zaps, (unsigned long long)visits,
-		 ratio(visits, empty), how);
+		 kw_ratio(visits, empty), how);
 }
 
 /* ---- arm64: VM teardown in many large walks ------------------------------------------------- */
@@ -364,21 +342,21 @@ static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 	fd->count = walks;
 	fd->timed = true;
 	fd->ns = ns;
-	fd->share = ratio(ns, outer_ns);
+	fd->share = kw_ratio(ns, outer_ns);
 	num(fd, "walks", walks);
 	num(fd, "bytes", bytes);
 	num(fd, "walk_ns", ns);
 	num(fd, "outermost_walk_ns", outer_ns);
 	if (have_vms) {
 		num(fd, "vms_torn_down", vms);
-		num_real(fd, "walks_per_vm", ratio(walks, vms));
+		num_real(fd, "walks_per_vm", kw_ratio(walks, vms));
 	} else {
 		num_null(fd, "vms_torn_down");
 		num_null(fd, "walks_per_vm");
 	}
 	num(fd, "vm_teardown_walks", td_walks);
 	num(fd, "vm_teardown_walk_ns", td_ns);
-	fmt_bytes(m, sizeof(m), walks ? bytes / walks : 0);
+	kw_fmt_bytes(m, sizeof(m), walks ? bytes / walks : 0);
 	if (!walks || bytes < walks * GIB || walks <= (have_vms ? vms : 1)) {
 		fd->status = KW_FS_NONE;
 		if (!walks)
@@ -401,13 +379,13 @@ static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 	kw_fmt_ns(t, sizeof(t), ns);
 	kw_fmt_ns(td, sizeof(td), td_ns);
 	fmt_share(s, sizeof(s), fd->share, outer_ns);
-	fmt_bytes(b, sizeof(b), bytes);
+	kw_fmt_bytes(b, sizeof(b), bytes);
 	snprintf(fd->headline, sizeof(fd->headline), "%llu walks, %s, %s, %s of walk time",
 		 (unsigned long long)walks, b, t, s);
 	if (have_vms)
 		snprintf(vm, sizeof(vm), ", for %llu %s torn down (kvm_mmu_notifier_release calls): "
 			 "%.0f walks per VM",
-			 (unsigned long long)vms, vms == 1 ? "VM" : "VMs", ratio(walks, vms));
+			 (unsigned long long)vms, vms == 1 ? "VM" : "VMs", kw_ratio(walks, vms));
 	else
 		snprintf(vm, sizeof(vm), "; VMs torn down not counted (%s %s)",
 			 kw_probes[KW_P_MM_RELEASE].name,

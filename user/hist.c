@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Histogram maths for user space; the layout is documented in bpf/hist.h. */
+/* Histogram maths for user space; the layout is documented in bpf/hist_abi.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * User-space side of the histogram of bpf/hist.h: the same bucket maths as bpf/hist.bpf.h,
+ * User-space side of the histogram of bpf/hist_abi.h: the same bucket maths as bpf/hist.bpf.h,
  * merging of per-CPU copies, quantiles and a text printer. Pure functions, no libbpf.
  */
 #ifndef KW_USER_HIST_H
@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Spelled with its directory: user/ comes first on the include path and has a hist.h too. */
-#include "../bpf/hist.h"
+#include "hist_abi.h"
 
 _Static_assert(sizeof(struct kw_hist) == 8 * (4 + KW_HIST_NR_BUCKETS), "kw_hist ABI changed");
 _Static_assert(KW_HIST_NR_BUCKETS == 496, "kw_hist bucket count changed");
@@ -43,8 +42,8 @@ void kw_hist_merge_log2(struct kw_hist *dst, const __u64 *src);
  * [min, max], so that a histogram of one repeated value returns that value exactly. The rank is
  * taken from the buckets, not from count (they can differ by a lost per-CPU update). 0 if empty.
  *
- * How coarse a tail is: a sub-bucket is at most 12.5 % of its lower bound wide (bpf/hist.h), so a
- * quantile is known to within one sub-bucket, 12.5 %, whatever q. p99.9 (q = 0.999) needs
+ * How coarse a tail is: a sub-bucket is at most 12.5 % of its lower bound wide (bpf/hist_abi.h), so
+ * a quantile is known to within one sub-bucket, 12.5 %, whatever q. p99.9 (q = 0.999) needs
  * 1000 samples before it differs from the largest one: with n < 1000 the rank 0.999 * n is past
  * the n - 1th sample, so it falls in the bucket of the max and, interpolated there and clamped, is
  * the max to within that bucket. Only from about 10000 samples do ten samples lie above it.

@@ -3,7 +3,8 @@
  * The loader in stages (loader.h): loader__new() checks the host and reads what planning needs,
  * loader__plan() decides per probe how to attach it (from the catalogue, probes.c),
  * loader__load() sets rodata and autoload and loads, loader__attach() attaches; loader__open()
- * drives them. With collect.c (the map reader) the only code that touches libbpf.
+ * drives them. With the loader's other files (collect.c the map reader, events.c, and their base
+ * loader_state.c) the only code that touches libbpf.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +20,10 @@
 #include <bpf/libbpf.h>
 #include <linux/capability.h>
 
+#include "events.h"
 #include "host.h"
-#include "loader_priv.h"
+#include "loader.h"
+#include "loader_state.h"
 #include "version.h"
 
 /* A program the kernel refuses, or a refused kprobe, means a new plan and a new load: how often. */
@@ -51,19 +54,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 }
 
 /* ---- planning ------------------------------------------------------------------------------- */
-
-struct btf *loader__btf(struct loader *l, const char *mod)
-{
-	if (!l->vmlinux_btf)
-		l->vmlinux_btf = btf__load_vmlinux_btf();
-	if (!mod || !*mod || !l->vmlinux_btf)
-		return l->vmlinux_btf;
-	if (!l->mod_btf && strlen(mod) < sizeof(l->mod_name)) {
-		l->mod_btf = btf__load_module_btf(mod, l->vmlinux_btf);
-		snprintf(l->mod_name, sizeof(l->mod_name), "%s", mod);
-	}
-	return strcmp(l->mod_name, mod) ? NULL : l->mod_btf;
-}
 
 /*
  * Whether a line of a tracefs list starts with the word func: available_filter_functions'
@@ -449,7 +439,7 @@ static bool planned(const struct kw_plan *pl)
 }
 
 /*
- * Numbers the histograms the planned probes can produce (kw_hslots, bpf/kvmwalk.h) and sizes
+ * Numbers the histograms the planned probes can produce (kw_hslots, bpf/kvmwalk_abi.h) and sizes
  * kw_hists to them: a probe that is off, unavailable, of the other arch, untimed or without a
  * size gets no slot, so no memory. The catalogue's timed and unit say which; the recording shows
  * a duration and a size histogram for exactly those (record.c), and kw-all asserts that each one

@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 
+#include "events.h" /* loader__poll() */
+#include "loader_opts.h"
 #include "record.h"
 
 /* Exit codes of kvmwalk, one per condition a person can act on. */
@@ -23,39 +25,6 @@ enum kw_exit {
 	KW_EXIT_NOKVM = 5,  /* not a KVM host */
 	KW_EXIT_NOFUNC = 6, /* a probe asked for with --probe cannot be attached */
 };
-
-struct loader_opts {
-	enum kw_attach attach;
-	__u32 pids[KW_MAX_PIDS]; /* --pid: only these processes (tgids) */
-	__u32 npids;		 /* 0: every task */
-	bool visits;		 /* per-entry callback probes */
-	kw_probe_mask probes;	 /* the probes to attach: KW_PROBES_ALL, cheap, or --probe's */
-	kw_probe_mask required;	 /* named in --probe: each must attach (else KW_EXIT_NOFUNC) */
-	bool cheap;		 /* probes is the cheap set (probes.c): the others are off for it */
-	bool verbose;		 /* libbpf's messages */
-	/*
-	 * Log2 histograms in the kernel (struct kw_hist_slots.log2): 552 instead of 4000 bytes per
-	 * histogram and CPU, exact for serve's default log2 export; the recording's histograms
-	 * then hold each power of two in its first fine bucket (kw_hist_merge_log2()).
-	 */
-	bool hist_log2;
-	/*
-	 * record: a process that exits keeps its own trigger rows (user space holds them), up to
-	 * KW_KEEP_EXITED processes, then they are folded into pid 0 and counted as a loss
-	 * (meta.exited_folded). Off (serve, top): folded at once, so a long run stays bounded.
-	 */
-	bool keep_exited;
-	/* --vm: only the processes with these VM names (identity.h), with those of --pid */
-	char vms[KW_MAX_VMS][64];
-	unsigned int nvms;
-	/*
-	 * record --count / --time: user-named functions (userfn.h), planned like the probes. One
-	 * that is not optional and cannot be attached fails loader__open() with KW_EXIT_USAGE.
-	 */
-	struct kw_ufunc_req ufuncs[KW_MAX_UFUNCS];
-	unsigned int nufuncs;
-};
-
 
 struct loader;
 
@@ -105,19 +74,5 @@ void loader__meta(const struct loader *l, struct kw_meta *m);
  * read. 0 or -errno (-E2BIG: KW_MAX_PIDS processes already).
  */
 int loader__add_pid(struct loader *l, __u32 pid);
-/*
- * Reads the identity (identity.h: comm, VM name) of each process in the trigger rows that has
- * none yet, once per process, never per event; a process that exits before it is seen has
- * none. loader__collect() does it too, and loader__poll() every 0.2 s so that short-lived VMs are
- * named.
- */
-int loader__identify(struct loader *l);
-/*
- * Waits up to timeout_ms, then names the processes of new trigger rows (loader__identify(), every
- * 0.2 s). With --vm it wakes at each exec to read the new process's name, and decides about the
- * processes that ran probes before a decision (events.c). The loops of record, top and serve
- * call it instead of sleeping.
- */
-void loader__poll(struct loader *l, int timeout_ms);
 
 #endif /* KW_LOADER_H */

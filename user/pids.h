@@ -7,7 +7,7 @@
 
 #include <linux/types.h>
 
-#include "../bpf/kvmwalk.h"
+#include "kvmwalk_abi.h"
 
 /* PID_MAX_LIMIT: no process id is larger */
 #define KW_PID_MAX 4194304

@@ -16,7 +16,7 @@
 
 #include <argp.h>
 
-#include "loader.h"
+#include "loader_opts.h"
 
 extern const struct argp kw_probe_argp;
 extern const struct argp_child kw_probe_children[];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The probe catalogue: everything user space knows about each enum kw_probe (bpf/kvmwalk.h) in
+ * The probe catalogue: everything user space knows about each enum kw_probe (bpf/kvmwalk_abi.h) in
  * one designated-initializer table, kw_probes[] (probes.c): its name, arch, family and units
  * for the recording, report and metrics, and for the loader the kernel function and the BPF
  * programs of each mechanism. Adding a probe is its enum value, its BPF wrappers and one entry
@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../bpf/kvmwalk.h"
+#include "kvmwalk_abi.h"
 
 /* --attach: which mechanisms the loader may try. */
 enum kw_attach {

@@ -358,7 +358,7 @@ static json_t *hist_json(const struct kw_hist *h)
 	json_object_set_new(o, "min", json_integer(h->count ? h->min : 0));
 	json_object_set_new(o, "max", json_integer(h->max));
 	/*
-	 * Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist.h.
+	 * Sparse: [bucket index, count] pairs of the non-empty buckets, bucket maths in bpf/hist_abi.h.
 	 */
 	for (unsigned int i = 0; i < KW_HIST_NR_BUCKETS; i++)
 		if (h->buckets[i])
@@ -450,6 +450,50 @@ static json_t *meta_json(const struct kw_meta *m)
 	return o;
 }
 
+json_t *kw_ufuncs_json(const struct kw_recording *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < r->nufuncs; i++) {
+		const struct kw_ufunc *u = &r->ufuncs[i];
+		json_t *o = json_object(), *ta = json_array();
+
+		json_object_set_new(o, "name", json_string(u->req.name));
+		json_object_set_new(o, "mode", json_string(u->req.timed ? "time" : "count"));
+		json_object_set_new(o, "optional", json_boolean(u->req.optional));
+		json_object_set_new(o, "mechanism", json_string(kw_mech_name(u->plan.mech)));
+		json_object_set_new(o, "reason", json_string(u->plan.reason));
+		json_object_set_new(o, "calls", json_integer(u->f.calls));
+		json_object_set_new(o, "missed", json_integer(u->f.missed));
+		json_object_set_new(o, "dropped", json_integer(u->f.dropped));
+		json_object_set_new(o, "bpf_runs", json_integer(u->f.bpf_runs));
+		json_object_set_new(o, "bpf_ns", json_integer(u->f.bpf_ns));
+		if (u->req.timed)
+			json_object_set_new(o, "duration_ns", hist_json(&u->f.dur));
+		for (size_t k = 0; k < r->nutrigs; k++) {
+			const struct kw_trig *t = &r->utrigs[k];
+			const char *n = kw_trig_ioctl(t);
+			char buf[32];
+
+			if ((size_t)t->probe != i)
+				continue;
+			if (!n) {
+				snprintf(buf, sizeof(buf), "0x%x", t->cmd);
+				n = buf;
+			}
+			json_array_append_new(
+				ta, json_pack("{sssIsssIsIsI}", "trigger", kw_trigger_names[t->trigger],
+					      "cmd", (json_int_t)t->cmd, "ioctl",
+					      t->trigger == KW_T_IOCTL ? n : "", "pid",
+					      (json_int_t)t->pid, "calls", (json_int_t)t->calls,
+					      "ns", (json_int_t)t->ns));
+		}
+		json_object_set_new(o, "triggers", ta);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *recording_json(const struct kw_recording *r)
 {
 	json_t *root = json_object(), *a, *o;
@@ -531,7 +575,7 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "triggers", a);
-	/* --count / --time (userfn.c); absent without them, so older recordings stay as they were */
+	/* --count / --time; absent without them, so older recordings stay as they were */
 	if (r->nufuncs)
 		json_object_set_new(root, "user_functions", kw_ufuncs_json(r));
 
@@ -683,6 +727,62 @@ static void pid_filter_from(json_t *v, struct kw_meta *m)
 		    m->npid_filter < KW_MAX_PIDS)
 			m->pid_filter[m->npid_filter++] = pid;
 	}
+}
+
+/* The recording's "user_functions" (--count / --time), absent from older recordings. */
+static int ufuncs_from(json_t *a, struct kw_recording *r)
+{
+	size_t i, k;
+	json_t *o, *t;
+
+	json_array_foreach(a, i, o)
+	{
+		const char *name = json_string_value(json_object_get(o, "name"));
+		const char *mode = json_string_value(json_object_get(o, "mode"));
+		const char *mech = json_string_value(json_object_get(o, "mechanism"));
+		const char *why = json_string_value(json_object_get(o, "reason"));
+		struct kw_ufunc *u;
+		size_t slot = r->nufuncs;
+
+		if (!name || r->nufuncs == KW_MAX_UFUNCS)
+			continue;
+		u = &r->ufuncs[r->nufuncs++];
+		memset(u, 0, sizeof(*u));
+		snprintf(u->req.name, sizeof(u->req.name), "%s", name);
+		u->req.timed = mode && !strcmp(mode, "time");
+		u->req.optional = json_is_true(json_object_get(o, "optional"));
+		u->plan.mech = mech && kw_mech_by_name(mech) >= 0 ? kw_mech_by_name(mech)
+								   : KW_MECH_NONE;
+		snprintf(u->plan.func, sizeof(u->plan.func), "%s", name);
+		snprintf(u->plan.reason, sizeof(u->plan.reason), "%s", why ?: "");
+		u->f.calls = get_u64(o, "calls");
+		u->f.missed = get_u64(o, "missed");
+		u->f.dropped = get_u64(o, "dropped");
+		u->f.bpf_runs = get_u64(o, "bpf_runs");
+		u->f.bpf_ns = get_u64(o, "bpf_ns");
+		hist_from(json_object_get(o, "duration_ns"), &u->f.dur);
+		json_array_foreach(json_object_get(o, "triggers"), k, t)
+		{
+			const char *tn = json_string_value(json_object_get(t, "trigger"));
+			const char *io = json_string_value(json_object_get(t, "ioctl"));
+			struct kw_trig tr = { .probe = (int)slot, .trigger = -1 };
+
+			for (int x = 0; tn && x < KW_NR_TRIGGERS; x++)
+				if (!strcmp(kw_trigger_names[x], tn))
+					tr.trigger = x;
+			if (tr.trigger < 0)
+				continue;
+			tr.cmd = get_u64(t, "cmd");
+			if (io && !strncmp(io, "KVM_", 4))
+				snprintf(tr.ioctl, sizeof(tr.ioctl), "%s", io);
+			tr.pid = get_u64(t, "pid");
+			tr.calls = get_u64(t, "calls");
+			tr.ns = get_u64(t, "ns");
+			if (kw_recording_add_utrig(r, &tr))
+				return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 int kw_meta_pids(const struct kw_meta *m, char *buf, size_t len, const char *sep)
@@ -837,7 +937,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 			goto nomem;
 	}
 
-	if (kw_ufuncs_from_json(r, json_object_get(root, "user_functions")))
+	if (ufuncs_from(json_object_get(root, "user_functions"), r))
 		goto nomem;
 
 	json_array_foreach(json_object_get(root, "vms"), i, o)
@@ -934,15 +1034,4 @@ int kw_recording_load(struct kw_recording *r, const char *path, char *err, size_
 	ret = kw_recording_parse(r, text, err, errlen);
 	free(text);
 	return ret;
-}
-
-/* The histogram form of the recording, for the other writers of it (userfn.c). */
-json_t *kw_hist_to_json(const struct kw_hist *h)
-{
-	return hist_json(h);
-}
-
-void kw_hist_from_json(json_t *o, struct kw_hist *h)
-{
-	hist_from(o, h);
 }

@@ -12,8 +12,9 @@
 
 #include "hist.h"
 #include "probes.h"
-#include "userfn.h"
-#include "../bpf/kvmwalk.h"
+#include "userfn_opts.h"
+#include "kvmwalk_abi.h"
+#include "userfn_abi.h"
 
 #define KW_SCHEMA "kvmwalk-recording/1"
 
@@ -88,7 +89,7 @@ struct kw_trig {
 const char *kw_trig_ioctl(const struct kw_trig *t);
 
 /*
- * A user-named function (--count / --time, userfn.h) in a recording: what was asked, how it was
+ * A user-named function (--count / --time, userfn_opts.h) in a recording: what was asked, how it was
  * attached (mech KW_MECH_UNAVAILABLE with the reason for an optional one that could not be),
  * and its statistics (dur only with --time). Its trigger rows are kw_recording.utrigs, whose
  * probe field is the index into kw_recording.ufuncs.
@@ -222,6 +223,8 @@ int kw_recording_add_vm(struct kw_recording *r, const struct kw_vm *vm);
 const struct kw_vm *kw_recording_vm(const struct kw_recording *r, __u32 pid);
 /* The "vms" array of a recording and of report --json (jansson: the caller owns it). */
 struct json_t *kw_vms_json(const struct kw_recording *r);
+/* The recording's "user_functions" array (jansson: the caller owns it). */
+struct json_t *kw_ufuncs_json(const struct kw_recording *r);
 int kw_recording_add_param(struct kw_recording *r, const char *name, const char *value);
 int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *iv);
 /* The --pid filter as "1,2" (sep between the ids) into buf, "" for none; returns their number. */
@@ -232,10 +235,6 @@ void kw_meta_set_command(struct kw_meta *m, int argc, char **argv);
  * Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output.
  */
 void kw_recording_sort(struct kw_recording *r);
-
-/* A histogram as the recording holds it ({count, sum, min, max, buckets}), and back. */
-struct json_t *kw_hist_to_json(const struct kw_hist *h);
-void kw_hist_from_json(struct json_t *o, struct kw_hist *h);
 
 /* JSON out and in. Return 0 or -errno; read fails with -EPROTO on another schema. */
 int kw_recording_write(const struct kw_recording *r, FILE *f);

@@ -7,42 +7,10 @@
 
 #include "counters.h"
 #include "findings.h"
+#include "fmt.h"
 #include "report.h"
 #include "timeline.h"
-
-/* @v in @unit with 3 significant digits; the precision is chosen from the rounded value */
-static void fmt3(char *buf, size_t len, double v, const char *unit)
-{
-	snprintf(buf, len, "%.*f%s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, unit);
-}
-
-/*
- * At most 6 characters up to 99999 s (report's columns rely on it). The thresholds are those of
- * the rounded value: 9.996 ms printed with 2 decimals would be "10.00ms", one too wide.
- */
-void kw_fmt_ns(char *buf, size_t len, double ns)
-{
-	if (ns < 999.5)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 999.5e3)
-		fmt3(buf, len, ns / 1e3, "us");
-	else if (ns < 999.5e6)
-		fmt3(buf, len, ns / 1e6, "ms");
-	else
-		fmt3(buf, len, ns / 1e9, "s");
-}
-
-void kw_fmt_count(char *buf, size_t len, double n)
-{
-	if (n < 1e6)
-		snprintf(buf, len, "%.0f", n);
-	else if (n < 1e9)
-		snprintf(buf, len, "%.2fM", n / 1e6);
-	else if (n < 1e12)
-		snprintf(buf, len, "%.2fG", n / 1e9);
-	else
-		snprintf(buf, len, "%.2fT", n / 1e12);
-}
+#include "userfn.h"
 
 double kw_overhead_ns_per_run(const struct kw_recording *r)
 {
@@ -293,11 +261,6 @@ static void print_visits(FILE *f, const struct kw_recording *r)
 
 /* ---- the sections made of counters (kw_report_sections[], counters.c) ---------------------- */
 
-static double per(__u64 n, __u64 d)
-{
-	return d ? (double)n / d : 0;
-}
-
 /* Shown on r's arch, and its probe attached or its nonzero value not 0. */
 static bool section_shown(const struct kw_recording *r, const struct kw_report_section *s)
 {
@@ -333,9 +296,9 @@ static void print_item(FILE *f, const struct kw_recording *r, const struct kw_re
 			(unsigned long long)r->funcs[it->of_calls - 1].calls);
 	if (it->per) {
 		if (kw_counters[it->c - 1].ns)
-			kw_fmt_ns(part, sizeof(part), per(c[it->c - 1], c[it->per - 1]));
+			kw_fmt_ns(part, sizeof(part), kw_ratio(c[it->c - 1], c[it->per - 1]));
 		else
-			snprintf(part, sizeof(part), "%.2f", per(c[it->c - 1], c[it->per - 1]));
+			snprintf(part, sizeof(part), "%.2f", kw_ratio(c[it->c - 1], c[it->per - 1]));
 		fprintf(f, "%s%s %s", n++ ? ", " : " (", part, it->per_label);
 	}
 	if (it->note)
@@ -419,7 +382,7 @@ static json_t *section_json(const struct kw_recording *r, const struct kw_report
 			json_object_set_new(o, it->key, json_integer(c[it->c - 1]));
 			if (it->per_key)
 				json_object_set_new(o, it->per_key,
-						    json_real(per(c[it->c - 1], c[it->per - 1])));
+						    json_real(kw_ratio(c[it->c - 1], c[it->per - 1])));
 		}
 	for (int i = 0; i < KW_REPORT_LINES; i++)
 		for (int k = 0; k < KW_REPORT_ITEMS && s->lines[i].items[k].c; k++)

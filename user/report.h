@@ -7,11 +7,6 @@
 
 #include "record.h"
 
-/* Human-readable duration in at most 7 columns: "950ns", "12.3us", "1.20ms", "3.40s". */
-void kw_fmt_ns(char *buf, size_t len, double ns);
-/* Count with a k/M/G suffix in at most 7 columns. */
-void kw_fmt_count(char *buf, size_t len, double n);
-
 /* The probes' own cost: ns per BPF program run and the share of the measured time. */
 double kw_overhead_ns_per_run(const struct kw_recording *r);
 double kw_overhead_share(const struct kw_recording *r);

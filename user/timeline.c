@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "counters.h"
-#include "report.h"
+#include "fmt.h"
 #include "svg.h"
 #include "timeline.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
 #include "counters.h"
+#include "fmt.h"
 #include "top.h"
 
 static const char *const col_names[KW_NR_TOP_COLS] = {

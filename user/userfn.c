@@ -1,84 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User-named functions (userfn.h): --count / --time parsing, their part of the recording
- * ("user_functions", docs/recording-format.md) and of the report.
+ * Layer: views. User-named functions (userfn.h) in the report: the "User functions" section and
+ * its JSON twin. Their part of the recording ("user_functions", docs/recording-format.md) is
+ * record.c's, the parsing of --count / --time userfn_opts.c's.
  */
-#include <errno.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "fmt.h"
 #include "hist.h"
 #include "record.h"
-#include "report.h"
 #include "userfn.h"
-
-/* Kernel symbol characters: C identifiers plus the '.' of compiler clones (foo.isra.0). */
-static bool symbol_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.';
-}
-
-const char *kw_ufunc_option(const struct kw_ufunc_req *q)
-{
-	return q->timed ? (q->optional ? "--time-optional" : "--time")
-			: (q->optional ? "--count-optional" : "--count");
-}
-
-int kw_ufunc_parse(const char *list, bool timed, bool optional, struct kw_ufunc_req *reqs,
-		   unsigned int *n, char *err, size_t errlen)
-{
-	const char *opt = kw_ufunc_option(&(struct kw_ufunc_req){ .timed = timed,
-								   .optional = optional });
-	const char *p = list;
-
-	for (;;) {
-		const char *e = strchr(p, ',') ?: p + strlen(p);
-		size_t len = e - p;
-		unsigned int i;
-
-		if (!len) {
-			snprintf(err, errlen, "%s: an empty function name in '%s'", opt, list);
-			return -EINVAL;
-		}
-		if (len >= KW_UFUNC_NAME_LEN) {
-			snprintf(err, errlen, "%s: function name '%.*s' is longer than %d characters",
-				 opt, (int)len, p, KW_UFUNC_NAME_LEN - 1);
-			return -EINVAL;
-		}
-		for (size_t k = 0; k < len; k++)
-			if (!symbol_char(p[k]) || (!k && p[k] >= '0' && p[k] <= '9')) {
-				snprintf(err, errlen,
-					 "%s: '%.*s' is not a kernel function name (letters, digits, "
-					 "'_' and '.')",
-					 opt, (int)len, p);
-				return -EINVAL;
-			}
-		for (i = 0; i < *n; i++)
-			if (strlen(reqs[i].name) == len && !strncmp(reqs[i].name, p, len))
-				break;
-		if (i < *n) {
-			reqs[i].timed |= timed;
-			reqs[i].optional &= optional;
-		} else if (*n == KW_MAX_UFUNCS) {
-			snprintf(err, errlen,
-				 "%s %.*s: at most %d functions with --count and --time together",
-				 opt, (int)len, p, KW_MAX_UFUNCS);
-			return -EINVAL;
-		} else {
-			snprintf(reqs[i].name, sizeof(reqs[i].name), "%.*s", (int)len, p);
-			reqs[i].timed = timed;
-			reqs[i].optional = optional;
-			(*n)++;
-		}
-		if (!*e)
-			return 0;
-		p = e + 1;
-	}
-}
-
-/* ---- the recording --------------------------------------------------------------------------- */
 
 static const char *trig_what(const struct kw_trig *t, char *buf, size_t len)
 {
@@ -91,114 +24,6 @@ static const char *trig_what(const struct kw_trig *t, char *buf, size_t len)
 	snprintf(buf, len, "ioctl 0x%x", t->cmd);
 	return buf;
 }
-
-json_t *kw_ufuncs_json(const struct kw_recording *r)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < r->nufuncs; i++) {
-		const struct kw_ufunc *u = &r->ufuncs[i];
-		json_t *o = json_object(), *ta = json_array();
-
-		json_object_set_new(o, "name", json_string(u->req.name));
-		json_object_set_new(o, "mode", json_string(u->req.timed ? "time" : "count"));
-		json_object_set_new(o, "optional", json_boolean(u->req.optional));
-		json_object_set_new(o, "mechanism", json_string(kw_mech_name(u->plan.mech)));
-		json_object_set_new(o, "reason", json_string(u->plan.reason));
-		json_object_set_new(o, "calls", json_integer(u->f.calls));
-		json_object_set_new(o, "missed", json_integer(u->f.missed));
-		json_object_set_new(o, "dropped", json_integer(u->f.dropped));
-		json_object_set_new(o, "bpf_runs", json_integer(u->f.bpf_runs));
-		json_object_set_new(o, "bpf_ns", json_integer(u->f.bpf_ns));
-		if (u->req.timed)
-			json_object_set_new(o, "duration_ns", kw_hist_to_json(&u->f.dur));
-		for (size_t k = 0; k < r->nutrigs; k++) {
-			const struct kw_trig *t = &r->utrigs[k];
-			const char *n = kw_trig_ioctl(t);
-			char buf[32];
-
-			if ((size_t)t->probe != i)
-				continue;
-			if (!n) {
-				snprintf(buf, sizeof(buf), "0x%x", t->cmd);
-				n = buf;
-			}
-			json_array_append_new(
-				ta, json_pack("{sssIsssIsIsI}", "trigger", kw_trigger_names[t->trigger],
-					      "cmd", (json_int_t)t->cmd, "ioctl",
-					      t->trigger == KW_T_IOCTL ? n : "", "pid",
-					      (json_int_t)t->pid, "calls", (json_int_t)t->calls,
-					      "ns", (json_int_t)t->ns));
-		}
-		json_object_set_new(o, "triggers", ta);
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static __u64 u64_of(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_integer(v) ? (__u64)json_integer_value(v) : 0;
-}
-
-int kw_ufuncs_from_json(struct kw_recording *r, json_t *a)
-{
-	size_t i, k;
-	json_t *o, *t;
-
-	json_array_foreach(a, i, o)
-	{
-		const char *name = json_string_value(json_object_get(o, "name"));
-		const char *mode = json_string_value(json_object_get(o, "mode"));
-		const char *mech = json_string_value(json_object_get(o, "mechanism"));
-		const char *why = json_string_value(json_object_get(o, "reason"));
-		struct kw_ufunc *u;
-		size_t slot = r->nufuncs;
-
-		if (!name || r->nufuncs == KW_MAX_UFUNCS)
-			continue;
-		u = &r->ufuncs[r->nufuncs++];
-		memset(u, 0, sizeof(*u));
-		snprintf(u->req.name, sizeof(u->req.name), "%s", name);
-		u->req.timed = mode && !strcmp(mode, "time");
-		u->req.optional = json_is_true(json_object_get(o, "optional"));
-		u->plan.mech = mech && kw_mech_by_name(mech) >= 0 ? kw_mech_by_name(mech)
-								   : KW_MECH_NONE;
-		snprintf(u->plan.func, sizeof(u->plan.func), "%s", name);
-		snprintf(u->plan.reason, sizeof(u->plan.reason), "%s", why ?: "");
-		u->f.calls = u64_of(o, "calls");
-		u->f.missed = u64_of(o, "missed");
-		u->f.dropped = u64_of(o, "dropped");
-		u->f.bpf_runs = u64_of(o, "bpf_runs");
-		u->f.bpf_ns = u64_of(o, "bpf_ns");
-		kw_hist_from_json(json_object_get(o, "duration_ns"), &u->f.dur);
-		json_array_foreach(json_object_get(o, "triggers"), k, t)
-		{
-			const char *tn = json_string_value(json_object_get(t, "trigger"));
-			const char *io = json_string_value(json_object_get(t, "ioctl"));
-			struct kw_trig tr = { .probe = (int)slot, .trigger = -1 };
-
-			for (int x = 0; tn && x < KW_NR_TRIGGERS; x++)
-				if (!strcmp(kw_trigger_names[x], tn))
-					tr.trigger = x;
-			if (tr.trigger < 0)
-				continue;
-			tr.cmd = u64_of(t, "cmd");
-			if (io && !strncmp(io, "KVM_", 4))
-				snprintf(tr.ioctl, sizeof(tr.ioctl), "%s", io);
-			tr.pid = u64_of(t, "pid");
-			tr.calls = u64_of(t, "calls");
-			tr.ns = u64_of(t, "ns");
-			if (kw_recording_add_utrig(r, &tr))
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* ---- the report ------------------------------------------------------------------------------ */
 
 /* "  unavailable: REASON", wrapped at 78 columns under a 6-column indent. */
 static void print_reason(FILE *f, const char *label, const char *text)

@@ -13,7 +13,7 @@
 #endif
 #define kw_hist_bucket bpf_kw_hist_bucket
 #define kw_hist_add bpf_kw_hist_add
-#include "../../bpf/hist.bpf.h"
+#include "hist.bpf.h"
 #undef kw_hist_bucket
 #undef kw_hist_add
 

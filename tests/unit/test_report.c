@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "test.h"
+#include "fmt.h"
 #include "report.h"
 #include "top.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User-named functions (user/userfn.c): --count / --time parsing, the recording's
- * "user_functions" (written, read back, written again byte for byte), the report section and
- * its JSON twin, and compare's rows (goldens).
+ * User-named functions: --count / --time parsing (user/userfn_opts.c), the recording's
+ * "user_functions" (user/record.c: written, read back, written again byte for byte), the report
+ * section and its JSON twin (user/userfn.c), and compare's rows (goldens).
  */
 #include <errno.h>
 #include <stdlib.h>

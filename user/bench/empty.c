@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "empty.h"
-#include "../../bpf/kvmwalk.h" /* struct kw_hist_slots, in the skeleton's rodata */
+#include "kvmwalk_abi.h" /* struct kw_hist_slots, in the skeleton's rodata */
 #include "bench.skel.h"
 
 static void slots(struct bench_bpf *skel, struct bpf_program *fe[], struct bpf_program *fx[])

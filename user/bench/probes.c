@@ -30,7 +30,7 @@
 #include "bench.h"
 #include "probes.h"
 #include "empty.h"
-#include "../../bpf/kvmwalk.h" /* struct kw_hist_slots, in the skeleton's rodata */
+#include "kvmwalk_abi.h" /* struct kw_hist_slots, in the skeleton's rodata */
 #include "bench.skel.h"
 
 #define BPFTRACE_PROG                                                                              \

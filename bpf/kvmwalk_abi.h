@@ -4,10 +4,10 @@
  * indexes. Fixed-width types only, explicit padding; user/record.h and user/hist.h check the sizes
  * with _Static_assert.
  */
-#ifndef KW_KVMWALK_H
-#define KW_KVMWALK_H
+#ifndef KW_KVMWALK_ABI_H
+#define KW_KVMWALK_ABI_H
 
-#include "hist.h"
+#include "hist_abi.h"
 
 /*
  * One index per probe. A probe is one kernel function (or tracepoint) with its own statistics.
@@ -235,4 +235,4 @@ enum kw_pid_decision {
 	KW_PID_IGNORE = 2,
 };
 
-#endif /* KW_KVMWALK_H */
+#endif /* KW_KVMWALK_ABI_H */

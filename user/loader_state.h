@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The loader's state, shared by its two halves: loader.c (plan, load, attach) and collect.c (the
- * map reader). Nothing else includes this: the rest of kvmwalk sees struct loader only through
- * loader.h.
+ * Layer: the loader's base. The loader's state, shared by its files: loader.c (plan, load,
+ * attach), collect.c (the map reader) and events.c (the kw_events reader, --vm), with what more
+ * than one of them reads of it (loader_state.c). Nothing else includes this: the rest of kvmwalk
+ * sees struct loader only through loader.h.
  */
-#ifndef KW_LOADER_PRIV_H
-#define KW_LOADER_PRIV_H
+#ifndef KW_LOADER_STATE_H
+#define KW_LOADER_STATE_H
 
 #include <time.h>
 
 #include "ksyms.h"
-#include "loader.h"
+#include "loader_opts.h"
+#include "record.h"
 #include "tracefs.h"
 #include "kvmwalk.skel.h"
 
@@ -64,24 +66,25 @@ struct kw_vmf_pid {
 };
 
 /*
- * l->ids (collect.c): the identity of pid or NULL; put adds @id or replaces pid's; identify_pid
- * reads pid's from /proc unless it has one.
+ * The kernel's BTF (mod "") or a module's, parsed once per loader (under emulation each parse
+ * takes most of a second); NULL if there is none. One module is cached at a time.
+ */
+struct btf *loader__btf(struct loader *l, const char *mod);
+
+/*
+ * l->ids: the identity of pid or NULL; put adds @id or replaces pid's; identify_pid reads pid's
+ * from /proc unless it has one.
  */
 struct kw_vm *loader__ids_find(struct loader *l, __u32 pid);
 struct kw_identity;
 int loader__ids_put(struct loader *l, const struct kw_identity *id);
 int loader__identify_pid(struct loader *l, __u32 pid);
 /*
- * After load, before the probes attach (events.c): the kw_events reader, and with --vm the exec
- * program and the processes of /proc.
+ * Reads the identity (identity.h: comm, VM name) of each process in the trigger rows that has
+ * none yet, once per process, never per event; a process that exits before it is seen has
+ * none. loader__collect() does it too, and loader__poll() every 0.2 s so that short-lived VMs are
+ * named.
  */
-int events_start(struct loader *l);
-void events_stop(struct loader *l);
+int loader__identify(struct loader *l);
 
-/*
- * The kernel's BTF (mod "") or a module's, parsed once per loader (under emulation each parse
- * takes most of a second); NULL if there is none. One module is cached at a time.
- */
-struct btf *loader__btf(struct loader *l, const char *mod);
-
-#endif /* KW_LOADER_PRIV_H */
+#endif /* KW_LOADER_STATE_H */
