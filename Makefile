@@ -216,10 +216,11 @@ unit: setup $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 # --- emulated hosts -----------------------------------------------------------------------------
 test: unit includecheck buildcheck pkgcheck promcheck safety vmtest-quick
 
-# No include loop between the units (a .c and its .h) of user/ and bpf/ (scripts/check-includes).
+# No include loop between the units (a .c and its .h) of user/ and bpf/, and no include from a
+# lower layer to a higher one (the layers: scripts/include-layers; scripts/check-includes).
 .PHONY: includecheck
 includecheck:
-	$(Q)scripts/check-includes
+	$(Q)scripts/check-includes --layers
 
 # A plain build installs nothing; the test targets install their groups (tests/build/test-deps).
 .PHONY: buildcheck
