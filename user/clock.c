@@ -19,6 +19,14 @@ double kw_mono_s(void)
 	return kw_mono_ns() / 1e9;
 }
 
+double kw_real_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int kw_secs_parse(const char *arg, double min, double max, double *secs)
 {
 	char *end;

@@ -13,6 +13,8 @@
 /* CLOCK_MONOTONIC in nanoseconds, and in seconds. */
 uint64_t kw_mono_ns(void);
 double kw_mono_s(void);
+/* CLOCK_REALTIME in seconds since the epoch (a start time for a reader). */
+double kw_real_s(void);
 
 /*
  * A number of seconds from min to max (arg is all of it). "inf", "nan" and 1e999 are refused

@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 
-#include "clock.h" /* kw_mono_s(), which serve.c still takes from here */
 #include "record.h"
 
 /* The arch this binary was built for: "arm64" or "x86". */

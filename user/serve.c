@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "loader.h"
 #include "privs.h"
 #include "probe_opts.h"
@@ -89,15 +90,6 @@ static const struct argp_option options[] = {
 	{},
 };
 
-static double parse_secs(const char *arg, struct argp_state *state)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (*end || !(v >= 0.1) || v > 86400)
-		argp_error(state, "--interval takes seconds between 0.1 and 86400, not '%s'", arg);
-	return v;
-}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -120,7 +112,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->textfile = arg;
 		break;
 	case OPT_INTERVAL:
-		o->interval = parse_secs(arg, state);
+		if (kw_secs_parse(arg, 0.1, 86400, &o->interval))
+			argp_error(state, "--interval takes seconds between 0.1 and 86400, not '%s'",
+				   arg);
 		break;
 	case OPT_BUCKETS:
 		if (prom_buckets_parse(arg, &o->buckets))
@@ -218,14 +212,6 @@ static int collect(struct loader *l, struct kw_recording *r)
 	return 0;
 }
 
-static double now_s(int clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* ---- privileges ------------------------------------------------------------------------------ */
 
 /*
@@ -280,7 +266,7 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 {
 	struct kw_recording r = {};
 	struct prom_opts po = { .buckets = o->buckets, .per_vm = o->per_vm, .facts = facts };
-	double t0 = now_s(CLOCK_MONOTONIC);
+	double t0 = kw_mono_s();
 	size_t len;
 	char *text;
 
@@ -288,7 +274,7 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 		facts->collect_errors++;
 		goto cleanup;
 	}
-	facts->collect_seconds = now_s(CLOCK_MONOTONIC) - t0;
+	facts->collect_seconds = kw_mono_s() - t0;
 	if (prom_render(&r, &po, &text, &len)) {
 		fprintf(stderr, "kvmwalk serve: out of memory rendering the metrics\n");
 		goto cleanup;
@@ -335,7 +321,7 @@ int serve_main(int argc, char **argv)
 	if (loader__collect(l, &r))
 		goto cleanup;
 	memcpy(pf_names0, r.pf_ret_names, sizeof(pf_names0));
-	facts.start_time = now_s(CLOCK_REALTIME);
+	facts.start_time = kw_real_s();
 
 	if (o.listen && serve_http__open(&h, o.listen))
 		goto cleanup;
@@ -353,11 +339,11 @@ int serve_main(int argc, char **argv)
 	if (tf)
 		fprintf(stderr, "kvmwalk serve: writing %s every %g s\n", o.textfile, o.interval);
 
-	for (double next = now_s(CLOCK_MONOTONIC) + o.interval; !stop;) {
+	for (double next = kw_mono_s() + o.interval; !stop;) {
 		loader__poll(l, 50); /* names each new process at once; --vm: each exec */
 		if (h)
 			serve_http__expire(h);
-		if (now_s(CLOCK_MONOTONIC) < next)
+		if (kw_mono_s() < next)
 			continue;
 		next += o.interval;
 		refresh(l, &o, &facts, tf, h);

@@ -15,7 +15,7 @@
 
 #include <microhttpd.h>
 
-#include "host.h"
+#include "clock.h"
 #include "prom.h"
 #include "serve_http.h"
 
