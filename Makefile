@@ -241,7 +241,7 @@ vmtest: setup
 ab: setup
 	$(Q)scripts/ab $(AB_ARGS)
 
-# The BPF programs of both arches are read-only observers (README, "Safety").
+# The BPF programs of both arches are read-only observers (docs/safety.md).
 safety: setup
 	$(Q)$(MAKE) -s ARCH=x86 build/x86/kvmwalk.bpf.o
 	$(Q)$(MAKE) -s ARCH=arm64 build/arm64/kvmwalk.bpf.o

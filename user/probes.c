@@ -221,7 +221,7 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
  * The two notifier probes also make the walks inside them cheaper: their trigger and callback
  * rows wait in the task and are added once per context (a teardown's millions of 1 GiB walks
  * are one row update). The per-entry visit probes stay: a visit is one task-storage access and
- * an increment since the visit fold (docs/performance.md, "Issue 18"). The rest of the
+ * an increment since the visit fold (docs/performance.md, "Cheap enough to leave on: the targets"). The rest of the
  * families (build, kernel and probe info, drops, BPF run time) need no probe.
  *
  * Left out, each costing on every call of something frequent, none read by a panel or rule

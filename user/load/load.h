@@ -81,11 +81,11 @@ struct load_opts {
 };
 
 /*
- * The seed's six invalidation patterns (the TDP empty-leaf hint's measurement: 4 vCPUs, a 1 GiB
- * guest, the same 16 or 4 MiB range, or rolling chunks of 16/4/2/1 MiB over the guest). The
- * range sizes are the seed's (they decide how many 2 MiB leaf tables one zap covers: what the
- * hint changes); the guest is scaled to the emulated host (2 CPUs, 1 GiB of RAM): 2 vCPUs of
- * 64 MiB, 1/8 of the seed's memory and half its vCPUs.
+ * The six invalidation patterns the TDP empty-leaf-table hint was measured with (4 vCPUs, a
+ * 1 GiB guest, the same 16 or 4 MiB range, or rolling chunks of 16/4/2/1 MiB over the guest).
+ * The range sizes are that measurement's (they decide how many 2 MiB leaf tables one zap
+ * covers: what the hint changes); the guest is scaled to the emulated host (2 CPUs, 1 GiB of
+ * RAM): 2 vCPUs of 64 MiB, 1/8 of its memory and half its vCPUs.
  */
 struct load_preset {
 	const char *name;

@@ -395,8 +395,8 @@ static const char doc[] =
 	"range each time), sweep16, sweep4, sweep2, sweep1 (rolling chunks of 16, 4, 2,\n"
 	"1 MiB over the guest). Each is --scenario invalidate --concurrent with its\n"
 	"--pattern and --range, scaled to the emulated host (2 CPUs, 1 GiB RAM): the\n"
-	"range sizes are the seed's (they decide how many 2 MiB leaf tables a zap\n"
-	"covers), the guest is 1/8 of the seed's memory with half its vCPUs:\n"
+	"range sizes are those of that measurement (they decide how many 2 MiB leaf\n"
+	"tables a zap covers), the guest has 1/8 of its memory and half its vCPUs:\n"
 	"--vcpus 2 --mem 64M (128 MiB), --duration 5 --rate 100. Options given on the\n"
 	"command line win, in any order (--iterations N: N madvises, no --duration).\n"
 	"\n"
@@ -419,7 +419,7 @@ static const char doc[] =
 	"  kvmwalk-load --scenario invalidate --concurrent --vcpus 2 --mem 16M \\\n"
 	"      --pattern sweep --range 4M --rate 50 --duration 10\n"
 	"  kvmwalk-load --preset same16 --json r.json\n"
-	"  kvmwalk-load --preset sweep1 --vcpus 4 --mem 256M   # the seed's 1 GiB guest\n"
+	"  kvmwalk-load --preset sweep1 --vcpus 4 --mem 256M   # that measurement's guest\n"
 	"  kvmwalk-load --scenario empty-unmap --sparse 256G --json\n"
 	"  kvmwalk-load --scenario nested-unmap --vcpus 2 --mem 2M --iterations 2\n"
 	"  kvmwalk-load --scenario teardown --ipa-bits 48\n"
@@ -476,7 +476,8 @@ static const struct argp_option options[] = {
 	  "1/N starts the next at once (default 100; 0: back to back)",
 	  0 },
 	{ "preset", OPT_PRESET, "NAME", 0,
-	  "same16, same4, sweep16, sweep4, sweep2 or sweep1: the seed's patterns (see above)", 0 },
+	  "same16, same4, sweep16, sweep4, sweep2 or sweep1: the TDP empty-leaf hint's "
+	  "measurement patterns (see above)", 0 },
 	{ "json", OPT_JSON, "FILE", OPTION_ARG_OPTIONAL,
 	  "also write the results as one JSON document to FILE (--json FILE works too); "
 	  "without FILE (or with -) JSON replaces the table on stdout",
