@@ -152,7 +152,7 @@ struct builder {
 	double *bv, *nv;
 };
 
-static bool in_list(const char *list, const char *s, bool first_word)
+bool kw_compare_listed(const char *list, const char *s, bool first_word)
 {
 	size_t n = first_word ? strcspn(s, " /") : strlen(s);
 	const char *p = list;
@@ -321,9 +321,9 @@ static int add_row(struct builder *b, const char *group, const char *metric,
 	struct kw_compare_row *row, *rows;
 
 	/* --metric p50 selects the median too */
-	if (!in_list(b->o->functions, group, false) ||
-	    !(in_list(b->o->metrics, metric, true) ||
-	      (!strcmp(metric, "median") && in_list(b->o->metrics, "p50", false))))
+	if (!kw_compare_listed(b->o->functions, group, false) ||
+	    !(kw_compare_listed(b->o->metrics, metric, true) ||
+	      (!strcmp(metric, "median") && kw_compare_listed(b->o->metrics, "p50", false))))
 		return 0;
 	if (!values(b, fn, arg))
 		return 0;
@@ -379,6 +379,13 @@ static bool attached_everywhere(struct builder *b, int p)
 	return true;
 }
 
+/* The name of fast_page_fault's return code i, from the recordings' BTF; "" if neither has one. */
+static const char *pf_name(struct builder *b, int i)
+{
+	return b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
+					     : b->new[0].pf_ret_names[i];
+}
+
 static int probe_rows(struct builder *b, int p)
 {
 	static const struct {
@@ -418,8 +425,7 @@ static int probe_rows(struct builder *b, int p)
 			      f_counter_row, (int)i);
 	}
 	for (int i = 0; p == KW_P_FAST_PF && i < KW_NR_PF_RET && !err; i++) {
-		const char *n = b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
-							      : b->new[0].pf_ret_names[i];
+		const char *n = pf_name(b, i);
 
 		if (*n)
 			snprintf(m, sizeof(m), "%.22s/run", n);
@@ -428,12 +434,6 @@ static int probe_rows(struct builder *b, int p)
 		err = add_row(b, g, m, KW_U_COUNT, f_counter, KW_C_PF_RET + i);
 	}
 	return err;
-}
-
-static const char *pf_name(struct builder *b, int i)
-{
-	return b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
-					     : b->new[0].pf_ret_names[i];
 }
 
 /*

@@ -65,6 +65,12 @@ int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out
  */
 int kw_compare_check_names(const char *functions, const char *metrics, char *err, size_t errlen);
 
+/*
+ * s is one of the comma-separated names of list, a --function or --metric value (NULL: every s
+ * is); with first_word, s up to its first ' ' or '/' is too ("calls" names "calls/run").
+ */
+bool kw_compare_listed(const char *list, const char *s, bool first_word);
+
 /* The whole subcommand: its own argp parser; argv[0] is "kvmwalk compare". Returns an exit code. */
 int compare_main(int argc, char **argv);
 
