@@ -22,22 +22,6 @@
 
 static const char *const colour[2] = { "#1f77b4", "#d62728" }; /* base blue, new red */
 
-static bool listed(const char *list, const char *s)
-{
-	const char *p = list;
-
-	if (!list)
-		return true;
-	while (*p) {
-		size_t k = strcspn(p, ",");
-
-		if (k == strlen(s) && !strncmp(p, s, k))
-			return true;
-		p += k + !!p[k];
-	}
-	return false;
-}
-
 /* Median over runs of each run's median: the value the report's tables show. */
 static double median_of_medians(const struct kw_recording *r, size_t n, int p)
 {
@@ -147,7 +131,7 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 		for (int s = 0; s < 2; s++)
 			for (size_t i = 0; i < runs[s]; i++)
 				kw_hist_merge(&h[2 * p + s], &side[s][i].funcs[p].dur, 1);
-		if (kw_probes[p].timed && listed(functions, kw_probes[p].name) &&
+		if (kw_probes[p].timed && kw_compare_listed(functions, kw_probes[p].name, false) &&
 		    (h[2 * p].count || h[2 * p + 1].count))
 			np++;
 	}
@@ -166,7 +150,8 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 	for (p = 0; p < KW_NR_PROBES; p++) {
 		double med[2];
 
-		if (!kw_probes[p].timed || !listed(functions, kw_probes[p].name) ||
+		if (!kw_probes[p].timed ||
+		    !kw_compare_listed(functions, kw_probes[p].name, false) ||
 		    !(h[2 * p].count || h[2 * p + 1].count))
 			continue;
 		med[0] = median_of_medians(base, n_base, p);

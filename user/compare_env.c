@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layer: views. The header of `kvmwalk compare` (compare_env.h): each side (kernel, arch, host,
+ * probe overhead), every difference of the two environments that can change the numbers, the
+ * warnings (the same recording on both sides, other commands, other attach mechanisms, probe
+ * overhead, lost events) and the kvmwalk command of each run. The rows are compare.c's, the
+ * printers compare_print.c's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare_env.h"
+#include "report.h"
+
+/* The recordings of a comparison and what the header is built into. */
+struct header {
+	struct kw_compare *c;
+	const struct kw_recording *base, *new;
+	const struct kw_compare_opts *o;
+};
+
+/* The value of a side: the common value of its runs, or the distinct values joined by " | ". */
+static void side_value(char *dst, size_t len, const struct kw_recording *r, size_t n,
+		       const char *(*get)(const struct kw_recording *, const void *),
+		       const void *arg)
+{
+	size_t used = 0;
+
+	dst[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = get(&r[i], arg);
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(get(&r[j], arg), v);
+		if (seen)
+			continue;
+		used += snprintf(dst + used, used < len ? len - used : 0, "%s%s", i ? " | " : "",
+				 v);
+	}
+}
+
+#define META_GETTER(field)                                                                         \
+	static const char *get_##field(const struct kw_recording *r, const void *arg)              \
+	{                                                                                          \
+		return r->meta.field;                                                              \
+	}
+META_GETTER(kernel)
+META_GETTER(kernel_build)
+META_GETTER(hostname)
+META_GETTER(cmdline)
+META_GETTER(cpu)
+META_GETTER(kvm_mode)
+META_GETTER(thp)
+META_GETTER(thp_defrag)
+META_GETTER(attach)
+META_GETTER(tool_version)
+META_GETTER(arch)
+
+static const char *get_visits(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.visits ? "on" : "off (--no-visits)";
+}
+
+static const char *get_pid(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[KW_MAX_PIDS * 11];
+
+	return kw_meta_pids(&r->meta, buf, sizeof(buf), ",") ? buf : "none";
+}
+
+static const char *get_param(const struct kw_recording *r, const void *arg)
+{
+	for (size_t i = 0; i < r->meta.nparams; i++)
+		if (!strcmp(r->meta.params[i].name, arg))
+			return r->meta.params[i].value;
+	return "(not set)";
+}
+
+static const char *get_mech(const struct kw_recording *r, const void *arg)
+{
+	int p = *(const int *)arg;
+
+	return r->plan[p].mech ? kw_mech_name(r->plan[p].mech) : "(none)";
+}
+
+static int add_diff(struct kw_compare *c, const char *what, const char *b, const char *n)
+{
+	struct kw_compare_diff *d = realloc(c->diffs, (c->ndiffs + 1) * sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	c->diffs = d;
+	d = &d[c->ndiffs++];
+	snprintf(d->what, sizeof(d->what), "%s", what);
+	snprintf(d->base, sizeof(d->base), "%s", b);
+	snprintf(d->new, sizeof(d->new), "%s", n);
+	return 0;
+}
+
+__attribute__((format(printf, 2, 3))) static int warn(struct kw_compare *c, const char *fmt, ...)
+{
+	char(*w)[256] = realloc(c->warnings, (c->nwarnings + 1) * sizeof(*w));
+	va_list ap;
+
+	if (!w)
+		return -ENOMEM;
+	c->warnings = w;
+	va_start(ap, fmt);
+	vsnprintf(w[c->nwarnings++], sizeof(*w), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static int diff_field(struct header *h, const char *what,
+		      const char *(*get)(const struct kw_recording *, const void *),
+		      const void *arg)
+{
+	char bv[384], nv[384];
+
+	side_value(bv, sizeof(bv), h->base, h->c->n_base, get, arg);
+	side_value(nv, sizeof(nv), h->new, h->c->n_new, get, arg);
+	if (!strcmp(bv, nv) && !strstr(bv, " | "))
+		return 0;
+	return add_diff(h->c, what, bv, nv);
+}
+
+static bool is_mitigation(const char *tok)
+{
+	static const char *const pfx[] = {
+		"mitigations=", "spectre",    "nospectre",   "kpti",	    "nopti",
+		"pti=",		"mds=",	      "tsx",	     "l1tf",	    "retbleed",
+		"srbds",	"ssbd",	      "spec_",	     "gather_data", "reg_file",
+		"nosmt",	"mmio_stale", "spec_rstack", "arm64.nobti", "arm64.nopauth",
+		"ibt=",		"its=",
+	};
+
+	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!strncmp(tok, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
+}
+
+/* Words of a's command line that b's lacks, into dst; true if one concerns mitigations. */
+static bool words_only_in(char *dst, size_t len, const char *a, const char *b)
+{
+	bool mit = false;
+	size_t used = 0;
+
+	dst[0] = 0;
+	while (*a) {
+		size_t k = strcspn(a, " "), blen;
+		const char *p = b;
+		bool found = false;
+
+		while (*p && !found && k) {
+			blen = strcspn(p, " ");
+			found = blen == k && !strncmp(p, a, k);
+			p += blen + !!p[blen];
+		}
+		if (k && !found) {
+			char tok[256];
+
+			snprintf(tok, sizeof(tok), "%.*s", (int)k, a);
+			mit |= is_mitigation(tok);
+			used += snprintf(dst + used, used < len ? len - used : 0, "%s%s",
+					 used ? " " : "", tok);
+		}
+		a += k + !!a[k];
+	}
+	if (!dst[0])
+		snprintf(dst, len, "(nothing the other side lacks)");
+	return mit;
+}
+
+static int diff_cmdline(struct header *h)
+{
+	char bv[1024], nv[1024], bo[384], no[384];
+	bool mit;
+
+	side_value(bv, sizeof(bv), h->base, h->c->n_base, get_cmdline, NULL);
+	side_value(nv, sizeof(nv), h->new, h->c->n_new, get_cmdline, NULL);
+	if (!strcmp(bv, nv))
+		return 0;
+	if (strstr(bv, " | ") || strstr(nv, " | "))
+		return add_diff(h->c, "command line (runs differ)", bv, nv);
+	mit = words_only_in(bo, sizeof(bo), bv, nv);
+	mit |= words_only_in(no, sizeof(no), nv, bv);
+	return add_diff(h->c,
+			mit ? "command line, mitigations (only here)" : "command line (only here)",
+			bo, no);
+}
+
+static bool has_param(const struct kw_compare_diff *d, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(d[i].what + strlen("KVM param "), name))
+			return true;
+	return false;
+}
+
+static int build_diffs(struct header *h)
+{
+	struct kw_compare *c = h->c;
+	size_t first;
+	int err = 0, p;
+
+	err = err ?: diff_field(h, "kernel build", get_kernel_build, NULL);
+	err = err ?: diff_cmdline(h);
+	err = err ?: diff_field(h, "KVM mode", get_kvm_mode, NULL);
+	/* every KVM module parameter either side knows */
+	first = c->ndiffs;
+	for (int side = 0; side < 2 && !err; side++) {
+		const struct kw_recording *r = side ? h->new : h->base;
+		size_t n = side ? c->n_new : c->n_base;
+
+		for (size_t i = 0; i < n && !err; i++)
+			for (size_t j = 0; j < r[i].meta.nparams && !err; j++) {
+				const char *name = r[i].meta.params[j].name;
+				char what[48];
+
+				if (has_param(c->diffs + first, c->ndiffs - first, name))
+					continue;
+				snprintf(what, sizeof(what), "KVM param %.37s", name);
+				/* a name that does not fit is compared but cannot be found again */
+				err = diff_field(h, what, get_param, name);
+			}
+	}
+	err = err ?: diff_field(h, "THP enabled", get_thp, NULL);
+	err = err ?: diff_field(h, "THP defrag", get_thp_defrag, NULL);
+	err = err ?: diff_field(h, "CPU", get_cpu, NULL);
+	err = err ?: diff_field(h, "attach option", get_attach, NULL);
+	for (p = 0; p < KW_NR_PROBES && !err; p++) {
+		char what[48];
+		size_t before = c->ndiffs;
+
+		if (!kw_probe_in_arch(p, h->base[0].meta.arch))
+			continue;
+		snprintf(what, sizeof(what), "attach %.40s", kw_probes[p].name);
+		err = diff_field(h, what, get_mech, &p);
+		if (!err && c->ndiffs > before)
+			err = warn(c,
+				   "%s: attach mechanism %s in base, %s in new: its numbers "
+				   "include different probe costs, or are missing on a side",
+				   kw_probes[p].name, c->diffs[before].base,
+				   c->diffs[before].new);
+	}
+	err = err ?: diff_field(h, "visit probes", get_visits, NULL);
+	err = err ?: diff_field(h, "pid filter", get_pid, NULL);
+	err = err ?: diff_field(h, "kvmwalk version", get_tool_version, NULL);
+	return err;
+}
+
+static double overhead_of(const struct kw_recording *r, size_t n, bool *known)
+{
+	double v[n];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].overhead.stats_enabled && r[i].overhead.measured_ns)
+			v[k++] = kw_overhead_share(&r[i]);
+	*known = k > 0;
+	return k ? kw_median(v, k) : 0;
+}
+
+static int overhead_warning(struct kw_compare *c)
+{
+	double d = 100 * fabs(c->new.overhead_share - c->base.overhead_share);
+	const struct kw_compare_row *worst = NULL;
+	size_t n = 0;
+
+	if (!c->base.overhead_known || !c->new.overhead_known)
+		return 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct kw_compare_row *r = &c->rows[i];
+
+		if (r->unit != KW_U_NS || isnan(r->change.delta_pct) ||
+		    fabs(r->change.delta_pct) >= d)
+			continue;
+		n++;
+		if (!worst || fabs(r->change.delta_pct) < fabs(worst->change.delta_pct))
+			worst = r;
+	}
+	if (!n)
+		return 0;
+	return warn(c,
+		    "probe overhead differs by %.1f points (base %.1f%%, new %.1f%%), more than "
+		    "%zu duration change%s measured (smallest: %s %s %+.1f%%)",
+		    d, 100 * c->base.overhead_share, 100 * c->new.overhead_share, n,
+		    n == 1 ? "" : "s", worst->group, worst->metric, worst->change.delta_pct);
+}
+
+static int lost_warning(struct kw_compare *c, const struct kw_recording *r, size_t n,
+			const char *side)
+{
+	__u64 lost = 0, full = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (int p = 0; p < KW_NR_PROBES; p++)
+			lost += r[i].funcs[p].missed + r[i].funcs[p].dropped;
+		for (int k = KW_C_TASK_FULL; k <= KW_C_TRIG_FULL; k++)
+			full += r[i].counters[k];
+	}
+	if (!lost && !full)
+		return 0;
+	return warn(c, "%s runs lost events: %llu calls missed or dropped, %llu map-full counts",
+		    side, (unsigned long long)lost, (unsigned long long)full);
+}
+
+/* The recording as its JSON text: two recordings with the same text are the same recording. */
+static char *recording_text(const struct kw_recording *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = kw_recording_write(r, f);
+	if (fclose(f) || err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	/* stat follows symbolic links: "a.json", "./a.json" and a link to it are one file */
+	return a && b && !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* "run 2 (PATH)", or "run 2" without paths; a long path keeps its end */
+static void run_name(char *dst, size_t len, size_t i, const char *const *paths)
+{
+	const char *p = paths ? paths[i] : NULL;
+	size_t n = p ? strlen(p) : 0;
+
+	if (!p)
+		snprintf(dst, len, "run %zu", i + 1);
+	else
+		snprintf(dst, len, "run %zu (%s%s)", i + 1, n > 48 ? "..." : "",
+			 n > 48 ? p + n - 45 : p);
+}
+
+/*
+ * A base run that is also a new run, as the same file or as a copy: what compare shows is then a
+ * recording against itself. At most 3 such pairs are named, then how many more there are.
+ */
+static int same_recording_warnings(struct header *h)
+{
+	struct kw_compare *c = h->c;
+	const struct kw_compare_opts *o = h->o;
+	size_t n = c->n_base + c->n_new, *len = calloc(n, sizeof(*len)), pairs = 0;
+	char **text = calloc(n, sizeof(*text)), bn[80], nn[80];
+	int err = 0;
+
+	if (!len || !text) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		text[i] = recording_text(i < c->n_base ? &h->base[i] : &h->new[i - c->n_base],
+					 &len[i]);
+		if (!text[i])
+			err = -ENOMEM;
+	}
+	for (size_t i = 0; i < c->n_base && !err; i++)
+		for (size_t j = 0; j < c->n_new && !err; j++) {
+			bool file = o->base_paths && o->new_paths &&
+				    same_file(o->base_paths[i], o->new_paths[j]);
+			size_t k = c->n_base + j;
+
+			if (!file && (len[i] != len[k] || memcmp(text[i], text[k], len[i])))
+				continue;
+			if (++pairs > 3)
+				continue;
+			run_name(bn, sizeof(bn), i, o->base_paths);
+			run_name(nn, sizeof(nn), j, o->new_paths);
+			err = file ? warn(c,
+					  "base %s and new %s are the same file: the report "
+					  "compares a recording with itself",
+					  bn, nn)
+				   : warn(c,
+					  "base %s and new %s are the same recording (identical "
+					  "content): the report compares it with itself",
+					  bn, nn);
+		}
+	if (!err && pairs > 3)
+		err = warn(c,
+			   "and %zu more pair%s of base and new runs that are the same recording",
+			   pairs - 3, pairs == 4 ? "" : "s");
+cleanup:
+	for (size_t i = 0; text && i < n; i++)
+		free(text[i]);
+	free(text);
+	free(len);
+	return err;
+}
+
+static const char *get_command(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.command[0] ? r->meta.command : "(no command: -d or Ctrl-C)";
+}
+
+static bool has_command(const struct kw_recording *r, size_t n, const char *cmd)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(r[i].meta.command, cmd))
+			return true;
+	return false;
+}
+
+/*
+ * At most max characters: about two thirds of the beginning of s and a third of its end around
+ * " ... ", cut between words where a word boundary is near enough.
+ */
+static void shorten(char *dst, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(s), hb = (max - 5) * 2 / 3, tb = max - 5 - hb, head = hb, tail = n - tb;
+
+	if (n <= max) {
+		snprintf(dst, len, "%s", s);
+		return;
+	}
+	for (size_t i = hb; i > hb / 2; i--)
+		if (s[i] == ' ') {
+			head = i;
+			break;
+		}
+	for (size_t i = n - tb; i < n - tb / 2; i++)
+		if (s[i - 1] == ' ') {
+			tail = i;
+			break;
+		}
+	snprintf(dst, len, "%.*s ... %s", (int)head, s, s + tail);
+}
+
+/*
+ * Two commands at most max characters each: in full if both fit; else the words both begin with
+ * after the program's name become "...", so what differs stays; then shorten() if need be.
+ */
+static void shorten_pair(char *bs, char *ns, size_t len, const char *bv, const char *nv, size_t max)
+{
+	size_t ib = 0, in = 0, prog = 0, words = 0;
+	char b[2100], n[2100]; /* "PROG ... " and the rest of a 1024-byte value */
+
+	snprintf(b, sizeof(b), "%s", bv);
+	snprintf(n, sizeof(n), "%s", nv);
+	if (strlen(bv) > max || strlen(nv) > max) {
+		/* the last word of either is never elided */
+		for (;;) {
+			size_t kb = strcspn(bv + ib, " "), kn = strcspn(nv + in, " ");
+
+			if (kb != kn || strncmp(bv + ib, nv + in, kb) || !bv[ib + kb] ||
+			    !nv[in + kn])
+				break;
+			ib += kb + 1;
+			in += kn + 1;
+			if (!words++)
+				prog = kb;
+		}
+		/* "..." for the common words after the program's, where that is shorter */
+		if (words >= 2 && ib > prog + 1 + 4) {
+			snprintf(b, sizeof(b), "%.*s ... %s", (int)prog, bv, bv + ib);
+			snprintf(n, sizeof(n), "%.*s ... %s", (int)prog, nv, nv + in);
+		}
+	}
+	shorten(bs, len, b, max);
+	shorten(ns, len, n, max);
+}
+
+/*
+ * The recorded commands (meta.command) of the two sides are not the same set: the runs may have
+ * measured different workloads. Each side's commands are shortened to 56 characters, so the
+ * warning stays a few lines of the 72-column text; "Recorded with" has them in full.
+ */
+static int command_warning(struct header *h)
+{
+	struct kw_compare *c = h->c;
+	char bv[1024], nv[1024], bs[64], ns[64];
+	bool differ = false;
+
+	for (size_t i = 0; i < c->n_base && !differ; i++)
+		differ = !has_command(h->new, c->n_new, h->base[i].meta.command);
+	for (size_t i = 0; i < c->n_new && !differ; i++)
+		differ = !has_command(h->base, c->n_base, h->new[i].meta.command);
+	if (!differ)
+		return 0;
+	side_value(bv, sizeof(bv), h->base, c->n_base, get_command, NULL);
+	side_value(nv, sizeof(nv), h->new, c->n_new, get_command, NULL);
+	shorten_pair(bs, ns, sizeof(bs), bv, nv, 56);
+	return warn(c,
+		    "the recorded commands differ, so the runs may not have measured the same "
+		    "workload: base ran %s; new ran %s",
+		    bs, ns);
+}
+
+/* A shell word: quoted when it has anything but the safe characters. */
+static size_t append_word(char *d, size_t used, size_t len, const char *w)
+{
+	bool plain = *w && !w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					"0123456789@%+=:,./_-")];
+
+	if (plain)
+		return used + snprintf(d + used, used < len ? len - used : 0, " %s", w);
+	used += snprintf(d + used, used < len ? len - used : 0, " '");
+	for (; *w; w++)
+		used += snprintf(d + used, used < len ? len - used : 0, *w == '\'' ? "'\\''" : "%c",
+				 *w);
+	return used + snprintf(d + used, used < len ? len - used : 0, "'");
+}
+
+static int side_commands(struct kw_compare_side *s, const struct kw_recording *r, size_t n,
+			 const char *const *paths)
+{
+	s->cmds = calloc(n, sizeof(*s->cmds));
+	if (!s->cmds)
+		return -ENOMEM;
+	s->ncmds = n;
+	for (size_t i = 0; i < n; i++) {
+		const struct kw_meta *m = &r[i].meta;
+		size_t len = 2048, used;
+		char *d = malloc(len), num[KW_MAX_PIDS * 11];
+
+		if (!d)
+			return -ENOMEM;
+		s->cmds[i] = d;
+		if (m->kvmwalk_command[0]) {
+			snprintf(d, len, "%s", m->kvmwalk_command);
+			continue;
+		}
+		/* an older recording: rebuilt from what its metadata says */
+		s->reconstructed = true;
+		used = snprintf(d, len, "kvmwalk record");
+		if (m->attach[0] && strcmp(m->attach, "auto"))
+			used += snprintf(d + used, len - used, " --attach %s", m->attach);
+		if (!m->visits)
+			used += snprintf(d + used, len - used, " --no-visits");
+		if (m->npid_filter) {
+			kw_meta_pids(m, num, sizeof(num), ",");
+			used += snprintf(d + used, len - used, " --pid %s", num);
+		}
+		if (paths) {
+			const char *base = strrchr(paths[i], '/');
+
+			used += snprintf(d + used, len - used, " -o");
+			used = append_word(d, used, len, base ? base + 1 : paths[i]);
+		}
+		if (m->command[0]) {
+			used += snprintf(d + used, used < len ? len - used : 0, " -- %s",
+					 m->command);
+		} else if (m->duration_s > 0) {
+			snprintf(num, sizeof(num), "%.0f", m->duration_s);
+			snprintf(d + used, used < len ? len - used : 0, " -d %s", num);
+		}
+	}
+	return 0;
+}
+
+static void describe_side(struct kw_compare_side *s, const struct kw_recording *r, size_t n)
+{
+	s->runs = n;
+	side_value(s->kernel, sizeof(s->kernel), r, n, get_kernel, NULL);
+	side_value(s->arch, sizeof(s->arch), r, n, get_arch, NULL);
+	side_value(s->host, sizeof(s->host), r, n, get_hostname, NULL);
+	s->overhead_share = overhead_of(r, n, &s->overhead_known);
+}
+
+static void free_cmds(struct kw_compare_side *s)
+{
+	for (size_t i = 0; i < s->ncmds; i++)
+		free(s->cmds[i]);
+	free(s->cmds);
+	s->cmds = NULL;
+	s->ncmds = 0;
+}
+
+int kw_compare_env_build(struct kw_compare *c, const struct kw_recording *base,
+			 const struct kw_recording *new, const struct kw_compare_opts *o)
+{
+	struct header h = { .c = c, .base = base, .new = new, .o = o };
+	int err = 0;
+
+	describe_side(&c->base, base, c->n_base);
+	describe_side(&c->new, new, c->n_new);
+	err = err ?: same_recording_warnings(&h);
+	err = err ?: command_warning(&h);
+	err = err ?: build_diffs(&h);
+	err = err ?: overhead_warning(c);
+	err = err ?: lost_warning(c, base, c->n_base, "base");
+	err = err ?: lost_warning(c, new, c->n_new, "new");
+	err = err ?: side_commands(&c->base, base, c->n_base, o->base_paths);
+	err = err ?: side_commands(&c->new, new, c->n_new, o->new_paths);
+	return err;
+}
+
+void kw_compare_env_free(struct kw_compare *c)
+{
+	free(c->diffs);
+	free(c->warnings);
+	free_cmds(&c->base);
+	free_cmds(&c->new);
+	c->diffs = NULL;
+	c->warnings = NULL;
+	c->ndiffs = c->nwarnings = 0;
+}
