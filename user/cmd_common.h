@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The commands, the top layer (commands -> views -> the recording and its JSON -> helpers): one
- * file each, NAME_cmd.c, with its argp options, its --help and its entry point, which main.c
- * dispatches to (serve's is in serve.h, compare's in compare.h). Here also what probes, record
- * and top share (cmd_common.c): their options and the signals that end a recording or a top.
+ * What the commands probes, record and top share (cmd_common.c): their options and the signals
+ * that end a recording or a top. Layer: commands (their entry points are in commands.h).
  */
 #ifndef KW_CMD_COMMON_H
 #define KW_CMD_COMMON_H
@@ -14,12 +12,6 @@
 
 #include "loader.h"
 #include "outfile.h"
-
-/* argv[0] is "kvmwalk NAME"; each parses the rest and returns the exit status (enum kw_exit). */
-int probes_main(int argc, char **argv);
-int record_main(int argc, char **argv);
-int report_main(int argc, char **argv);
-int top_main(int argc, char **argv);
 
 /*
  * The options cmd_parse_common() parses (the probe options are probe_opts.c's); a command's own

@@ -71,7 +71,4 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
  */
 bool kw_compare_listed(const char *list, const char *s, bool first_word);
 
-/* The whole subcommand: its own argp parser; argv[0] is "kvmwalk compare". Returns an exit code. */
-int compare_main(int argc, char **argv);
-
 #endif /* KW_COMPARE_H */

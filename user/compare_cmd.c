@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "compare.h"
 
 /* "--" between the sides reaches the parser as this word, so options may follow it. */

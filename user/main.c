@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "cmd_common.h"
-#include "compare.h"
+#include "commands.h"
 #include "loader.h"
-#include "serve.h"
 #include "version.h"
 
 /* --version of kvmwalk and of each command: the version and the commit it was built from */

@@ -6,6 +6,7 @@
 #include <argp.h>
 #include <stdio.h>
 
+#include "commands.h"
 #include "cmd_common.h"
 #include "host.h"
 #include "loader.h"

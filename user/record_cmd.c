@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "clock.h"
 #include "cmd_common.h"
 #include "loader.h"

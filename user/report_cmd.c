@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "commands.h"
 #include "cmd_common.h"
 #include "compare.h"
 #include "loader.h"

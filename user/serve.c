@@ -36,7 +36,7 @@
 #include "privs.h"
 #include "probe_opts.h"
 #include "prom.h"
-#include "serve.h"
+#include "commands.h"
 #include "serve_http.h"
 #include "textfile.h"
 

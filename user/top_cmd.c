@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "clock.h"
 #include "cmd_common.h"
 #include "loader.h"
