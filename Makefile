@@ -133,7 +133,8 @@ $(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name kvmwalk_bpf > $@
 
-$(OUT)/loader.o $(OUT)/loader_state.o $(OUT)/collect.o $(OUT)/events.o: $(OUT)/kvmwalk.skel.h
+$(OUT)/loader.o $(OUT)/loader_load.o $(OUT)/loader_attach.o $(OUT)/loader_state.o $(OUT)/collect.o \
+	$(OUT)/events.o: $(OUT)/kvmwalk.skel.h
 
 # version.h: VERSION and KW_COMMIT, rewritten only when they change (make unit has its own copy).
 define gen_version
@@ -169,9 +170,11 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 
 # --- unit tests: built and run on the build machine ---------------------------------------------
 # Every user/ and user/load/ file except the ones holding main() or touching a kernel (the loader,
-# and the commands that attach through it) or libmicrohttpd is linked in.
-UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/collect.c user/events.c user/serve.c \
-	user/serve_http.c user/probes_cmd.c user/record_cmd.c user/top_cmd.c user/loader_state.c \
+# but not its planning, loader_plan.c, and the commands that attach through it) or libmicrohttpd
+# is linked in.
+UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/loader_load.c user/loader_attach.c \
+	user/collect.c user/events.c user/serve.c user/serve_http.c user/probes_cmd.c \
+	user/record_cmd.c user/top_cmd.c user/loader_state.c \
 	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

@@ -8,7 +8,7 @@
 
 const volatile bool kw_filter_pids = false;
 const volatile bool kw_filter_vms = false;
-/* Set by the loader (user/loader.c hist_slots()); as compiled, no histogram is kept. */
+/* Set by the loader (user/loader_load.c hist_slots()); as compiled, no histogram is kept. */
 const volatile struct kw_hist_slots kw_hslots = {
 	.dur = { [0 ... KW_NR_PROBES - 1] = KW_NO_HIST },
 	.size = { [0 ... KW_NR_PROBES - 1] = KW_NO_HIST },

@@ -3,7 +3,8 @@
  * The map reader: reads every BPF map of a loaded loader into a kw_recording (summed over the
  * CPUs), folds the trigger rows of exited processes, names the fast_page_fault return codes
  * from BTF and adds the probes' own cost (BPF run-time statistics). With the loader's other files
- * (loader.c, events.c, loader_state.c) the only code that touches libbpf.
+ * (loader.c, loader_load.c, loader_attach.c, events.c, loader_state.c) the only code that
+ * touches libbpf.
  */
 #include <errno.h>
 #include <signal.h>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Layer: the loader's base, under loader.c, collect.c and events.c. What those three keep in
- * struct loader (loader_state.h) and more than one of them reads: the kernel's BTF (planning,
- * and the RET_PF_* names of the map reader) and the identities of the processes seen (the map
- * reader names the processes of its rows, the kw_events reader each new one and --vm's).
+ * Layer: the loader's base, under loader.c and its stages' files, collect.c and events.c. What
+ * they keep in struct loader (loader_state.h) and more than one of them reads: the kernel's BTF
+ * (planning's attach test, loader_attach.c, and the RET_PF_* names of the map reader) and the
+ * identities of the processes seen (the map reader names the processes of its rows, the
+ * kw_events reader each new one and --vm's).
  */
 #include <errno.h>
 #include <stdio.h>

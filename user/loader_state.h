@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Layer: the loader's base. The loader's state, shared by its files: loader.c (plan, load,
- * attach), collect.c (the map reader) and events.c (the kw_events reader, --vm), with what more
- * than one of them reads of it (loader_state.c). Nothing else includes this: the rest of kvmwalk
- * sees struct loader only through loader.h.
+ * Layer: the loader's base. The loader's state, shared by its files: loader.c (the stages) and
+ * the machinery it drives, loader_load.c and loader_attach.c (declared at the end), collect.c
+ * (the map reader) and events.c (the kw_events reader, --vm), with what more than one of them
+ * reads of it (loader_state.c). Planning (loader_plan.h) sees none of it, only struct
+ * kw_planner. Nothing else includes this: the rest of kvmwalk sees struct loader only through
+ * loader.h.
  */
 #ifndef KW_LOADER_STATE_H
 #define KW_LOADER_STATE_H
@@ -12,6 +14,7 @@
 
 #include "ksyms.h"
 #include "loader_opts.h"
+#include "loader_plan.h"
 #include "record.h"
 #include "tracefs.h"
 #include "kvmwalk.skel.h"
@@ -28,6 +31,8 @@ struct loader {
 	struct kw_tracefs tracefs;
 	char *traceable;	 /* available_filter_functions, NULL if unreadable */
 	char kvm_mode[16];	 /* arm64: vhe, nvhe, protected; "" unknown (and on x86) */
+	/* planning's view of the fields above, and its attach test (loader__new()) */
+	struct kw_planner planner;
 	int loads;		 /* loader__load() calls so far */
 	int stats_fd;		 /* from bpf_enable_stats(), -1 if off */
 	int stats_sysctl_old;	 /* fallback: previous kernel.bpf_stats_enabled, -1 if untouched */
@@ -86,5 +91,28 @@ int loader__identify_pid(struct loader *l, __u32 pid);
  * named.
  */
 int loader__identify(struct loader *l);
+
+/* ---- the machinery of the stages, which loader.c drives ---- */
+
+/*
+ * loader_load.c: the opened object set up for the plan: rodata, the maps created and their
+ * sizes, the programs to load. 0 or -errno, said.
+ */
+int loader__configure(struct loader *l);
+/* loader_attach.c: struct kw_planner's fentry_test, @loader a struct loader. */
+int loader__fentry_test(void *loader, const char *func, const char *mod, char *why, size_t len);
+/*
+ * The programs of @probe's plan (of user function @s's) attached, each exit program before its
+ * entry. 0, or -errno with none of them attached (the plan is the caller's to change).
+ */
+int loader__attach_probe(struct loader *l, int probe);
+int loader__attach_ufunc(struct loader *l, unsigned int s);
+/*
+ * Detaches each attached fentry whose trampoline is not on its function and changes its plan
+ * (kw_plan_no_trampoline()). True when the object must be loaded again.
+ */
+bool loader__check_trampolines(struct loader *l);
+/* Every program detached. */
+void loader__detach(struct loader *l);
 
 #endif /* KW_LOADER_STATE_H */
