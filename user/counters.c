@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The counter catalogue and the layouts that show counters (counters.h says what each table is
- * and how a counter is added). Layer: helpers (data only).
+ * and how a counter is added). Layer: the recording model (data only).
  */
 #include <string.h>
 
 #include "counters.h"
 
+/* How the tables below name a counter, a probe, and a set of probes (KW_CREF(), KW_PREF()). */
 #define C(c) KW_CREF(KW_C_##c)
 #define P(p) KW_PREF(KW_P_##p)
 #define BIT(p) KW_PROBE_BIT(KW_P_##p)

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The counter catalogue, and the layouts that show counters, as data (what kw_probes[] is for
- * probes): what each scalar counter of the BPF programs (enum kw_counter, bpf/kvmwalk.h) is
+ * probes): what each scalar counter of the BPF programs (enum kw_counter, bpf/kvmwalk_abi.h) is
  * called and counts, and where each view shows it: Prometheus families (prom.c), report
  * sections in text and --json (report.c), compare rows (compare.c), the totals line of top
  * (top.c). Those views are engines over the tables here; none names a counter itself.
  *
- * Layer: a helper under the recording model: data only, about the BPF ABI (bpf/kvmwalk.h) and
- * the probe catalogue; record.c names the counters of a recording from it, the views lay them out.
+ * Layer: the recording model. Data only, about the BPF ABI (bpf/kvmwalk_abi.h) and the probe
+ * catalogue: record.c names the counters of a recording from it, the views lay them out.
  *
- * Adding a counter: its enum value in bpf/kvmwalk.h, its increment in a bpf/ program, and in
+ * Adding a counter: its enum value in bpf/kvmwalk_abi.h, its increment in a bpf/ program, and in
  * counters.c its kw_counters[] entry (its name in recordings and compare, its unit) plus the
  * layouts that should show it: a sample of a kw_prom_counter_families[] entry, an item of a
- * kw_report_sections[] line, a kw_compare_counter_rows[] row. docs/HACKING.md walks through it.
+ * kw_report_sections[] line, a kw_compare_counter_rows[] row. docs/HACKING.md walks through it,
+ * with the rules of each table.
  */
 #ifndef KW_COUNTERS_H
 #define KW_COUNTERS_H
