@@ -147,13 +147,6 @@ $(OUT)/version.h: FORCE
 	$(gen_version)
 $(OUT)/main.o $(OUT)/loader.o $(LOAD_OBJS): $(OUT)/version.h
 
-# The KVM ioctl names, from the <linux/kvm.h> the compiler sees (scripts/gen-ioctls).
-$(OUT)/kvm_ioctls.h: scripts/gen-ioctls | deps-build
-	$(call msg,GEN,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)scripts/gen-ioctls $(CC) $@
-$(OUT)/record.o: $(OUT)/kvm_ioctls.h
-
 $(OUT)/kvmwalk: $(KVMWALK_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDSTATIC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
@@ -186,8 +179,7 @@ $(HOSTOUT)/unit/tests.h: FORCE
 	$(Q)printf 'DEFINE_TEST(%s)\n' $(UNIT_TESTS) > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-UNIT_DEPS := tests/unit/runner.c tests/unit/test.h $(HOSTOUT)/unit/tests.h $(HOSTOUT)/unit/kvm_ioctls.h \
-	$(HOSTOUT)/unit/version.h \
+UNIT_DEPS := tests/unit/runner.c tests/unit/test.h $(HOSTOUT)/unit/tests.h $(HOSTOUT)/unit/version.h \
 	$(UNIT_SRCS) $(UNIT_LIB_SRCS) \
 	$(wildcard user/*.h user/load/*.h bpf/*.h)
 UNIT_CC = $(HOSTCC) $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -Itests/unit -I$(HOSTOUT)/unit \
@@ -197,10 +189,6 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 
 $(HOSTOUT)/unit/version.h: FORCE
 	$(gen_version)
-
-$(HOSTOUT)/unit/kvm_ioctls.h: scripts/gen-ioctls | deps-build
-	$(Q)mkdir -p $(@D)
-	$(Q)scripts/gen-ioctls $(HOSTCC) $@
 
 $(HOSTOUT)/unit/runner: $(UNIT_DEPS) | deps-build
 	$(call msg,CC,$@)
@@ -265,7 +253,7 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_LIB_SRCS := $(filter-out user/load/%,$(UNIT_LIB_SRCS))
 
 $(HOSTOUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard user/*.h bpf/*.h) \
-		$(HOSTOUT)/unit/kvm_ioctls.h $(HOSTOUT)/unit/version.h | setup
+		$(HOSTOUT)/unit/version.h | setup
 	$(call msg,CLANG,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Iuser -Ibpf -I$(HOSTOUT)/unit \
@@ -291,7 +279,7 @@ fuzz: $(patsubst %,$(HOSTOUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/empty.c user/bench/table.c \
 	user/bench/userspace.c user/stats.c user/hist.c user/probes.c user/record.c user/outfile.c user/report.c \
 	user/findings.c user/prom.c user/timeline.c user/svg.c user/userfn.c user/counters.c user/fmt.c \
-	user/userfn_opts.c
+	user/userfn_opts.c user/ioctls.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o

@@ -89,6 +89,29 @@ kw_download() {
 	echo "$deb"
 }
 
+# The newest version of package $1 in the private lists (any of the three suites) that matches the
+# extended regex $2 ("^7\.3\."), or nothing. apt-cache madison lists the newest first.
+kw_newest_version() {
+	kw_apt apt-cache madison "$1" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+		grep -E "$2" | head -n 1
+}
+
+# Download version $2 of package $1 into the cache (whatever its arch: linux-libc-dev from 6.x
+# on is Architecture: all), print the .deb's path.
+kw_download_version() {
+	local dir=$KW_CACHE/debs/versions deb
+	mkdir -p "$dir"
+	# apt names the file PKG_VERSION_ARCH.deb, an epoch's colon written %3a
+	deb=$(ls "$dir/${1}_${2//:/%3a}_"*.deb 2>/dev/null | tail -n 1)
+	if [ -z "$deb" ]; then
+		kw_say "downloading $1 $2"
+		(cd "$dir" && kw_apt apt-get -q download "$1=$2" >/dev/null 2>"$dir/download.err") ||
+			kw_die "download of $1 $2 failed: $(tail -n 2 "$dir/download.err")"
+		deb=$(ls "$dir/${1}_${2//:/%3a}_"*.deb | tail -n 1)
+	fi
+	echo "$deb"
+}
+
 # Static busybox for a kvmwalk ARCH, from Debian's busybox-static (downloaded, never installed).
 kw_busybox() {
 	local da bin deb tmp

@@ -356,7 +356,7 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 					     o->per_vm ? t->pid : 0,
 					     t->calls,
 					     t->ns,
-					     kw_trig_ioctl(t) };
+					     kw_trig_ioctl(r, t) };
 		if (rows[n].probe < 0 || rows[n].probe >= KW_NR_PROBES)
 			rows[n].probe = 0;
 		if (rows[n].trigger < 0 || rows[n].trigger >= KW_NR_TRIGGERS)

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 
 #include <jansson.h>
-#include <linux/kvm.h>
 
 #include "counters.h"
+#include "ioctls.h"
 #include "outfile.h"
 #include "record.h"
 
@@ -65,58 +65,21 @@ bool kw_recording_attached(const struct kw_recording *r, kw_probe_mask need,
 }
 
 /*
- * Every KVM ioctl of this arch by number, generated at build time from <linux/kvm.h>
- * (scripts/gen-ioctls), so no number is copied by hand.
- */
-/* the fd an ioctl is defined for: the section of <linux/kvm.h> that holds it */
-enum { KW_FD_DEV, KW_FD_VM, KW_FD_VCPU, KW_FD_DEVICE };
-
-static const struct {
-	unsigned int cmd;
-	const char *name;
-	int fd;
-} kw_ioctls[] = {
-#include "kvm_ioctls.h"
-};
-
-/*
- * The first name of cmd whose section is fd (KW_FD_VCPU: the vcpu section and the later
- * additions after it; scripts/gen-ioctls) or, for KW_FD_VM, any section but that; else the
- * first of any section (fd < 0: any).
- */
-static const char *ioctl_name_fd(unsigned int cmd, int fd)
-{
-	const char *any = NULL;
-
-	for (size_t i = 0; i < sizeof(kw_ioctls) / sizeof(kw_ioctls[0]); i++) {
-		if (kw_ioctls[i].cmd != cmd)
-			continue;
-		if (fd < 0 || (fd == KW_FD_VCPU) == (kw_ioctls[i].fd == KW_FD_VCPU))
-			return kw_ioctls[i].name;
-		any = any ?: kw_ioctls[i].name;
-	}
-	return any;
-}
-
-const char *kw_ioctl_name(unsigned int cmd)
-{
-	return ioctl_name_fd(cmd, -1);
-}
-
-/*
  * A kvm_vcpu_ioctl row's own number is a vCPU fd's, a kvm_vm_ioctl row's a VM fd's: where two
  * names share a number (KVM_GET_ONE_REG and KVM_ARM_SET_DEVICE_ADDR are both 0x4010aeab) the
- * probe picks. Other rows keep the table's first.
+ * probe picks. Other rows keep the table's first. The table is that of the recording's arch.
  */
-const char *kw_trig_ioctl(const struct kw_trig *t)
+const char *kw_trig_ioctl(const struct kw_recording *r, const struct kw_trig *t)
 {
+	int fd = KW_FD_ANY;
+
 	if (t->ioctl[0])
 		return t->ioctl;
 	if (t->probe == KW_P_VCPU_IOCTL)
-		return ioctl_name_fd(t->cmd, KW_FD_VCPU);
-	if (t->probe == KW_P_VM_IOCTL)
-		return ioctl_name_fd(t->cmd, KW_FD_VM);
-	return kw_ioctl_name(t->cmd);
+		fd = KW_FD_VCPU;
+	else if (t->probe == KW_P_VM_IOCTL)
+		fd = KW_FD_VM;
+	return kw_ioctl_name(r->meta.arch, t->cmd, fd);
 }
 
 __u64 kw_recording_measured_ns(const struct kw_recording *r)
@@ -266,7 +229,7 @@ int kw_recording_add_interval(struct kw_recording *r, const struct kw_interval *
 	return grow((void **)&r->intervals, &r->nintervals, sizeof(*iv), iv);
 }
 
-bool kw_trig_is_dirty_log(const struct kw_trig *t)
+bool kw_trig_is_dirty_log(const struct kw_recording *r, const struct kw_trig *t)
 {
 	static const char *const names[] = { "KVM_GET_DIRTY_LOG", "KVM_CLEAR_DIRTY_LOG" };
 	const char *n;
@@ -275,7 +238,7 @@ bool kw_trig_is_dirty_log(const struct kw_trig *t)
 	if (t->probe != KW_P_VM_IOCTL || t->trigger != KW_T_IOCTL)
 		return false;
 	/* by name: an x86 recording read on arm64 (or the other way) still matches */
-	n = kw_trig_ioctl(t);
+	n = kw_trig_ioctl(r, t);
 	for (size_t i = 0; n && i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(n, names[i]))
 			return true;
@@ -287,7 +250,7 @@ __u64 kw_dirty_log_ioctls(const struct kw_recording *r)
 	__u64 n = 0;
 
 	for (size_t i = 0; i < r->ntrigs; i++)
-		if (kw_trig_is_dirty_log(&r->trigs[i]))
+		if (kw_trig_is_dirty_log(r, &r->trigs[i]))
 			n += r->trigs[i].calls;
 	return n;
 }
@@ -472,7 +435,7 @@ json_t *kw_ufuncs_json(const struct kw_recording *r)
 			json_object_set_new(o, "duration_ns", hist_json(&u->f.dur));
 		for (size_t k = 0; k < r->nutrigs; k++) {
 			const struct kw_trig *t = &r->utrigs[k];
-			const char *n = kw_trig_ioctl(t);
+			const char *n = kw_trig_ioctl(r, t);
 			char buf[32];
 
 			if ((size_t)t->probe != i)
@@ -560,7 +523,7 @@ static json_t *recording_json(const struct kw_recording *r)
 	a = json_array();
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
-		const char *n = kw_trig_ioctl(t);
+		const char *n = kw_trig_ioctl(r, t);
 		char buf[32];
 
 		if (!n) {

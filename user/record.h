@@ -29,8 +29,6 @@ extern const char *const kw_trigger_names[KW_NR_TRIGGERS];
 extern const char *const kw_encl_names[KW_NR_ENCL];
 extern const char *const kw_walker_names[KW_NR_WALKERS];
 const char *kw_outcome_name(int walker, int outcome);
-/* Name of a KVM ioctl command ("KVM_RUN") on the arch kvmwalk was built for, or NULL. */
-const char *kw_ioctl_name(unsigned int cmd);
 
 /* How one probe is attached (filled by the loader). */
 struct kw_plan {
@@ -82,11 +80,14 @@ struct kw_trig {
 	char ioctl[32];
 };
 
+struct kw_recording;
+
 /*
- * The name of a trigger row's ioctl, or NULL: the name its recording holds (so an arm64
- * recording read on x86 keeps KVM_ARM_VCPU_INIT), else this build's table.
+ * The name of the ioctl of a trigger row of r (r->trigs or r->utrigs), or NULL: the name the
+ * recording holds, else the name of its number on the recording's arch (ioctls.h: an arm64
+ * recording read on x86 is named by arm64's table, one without an arch by this build's).
  */
-const char *kw_trig_ioctl(const struct kw_trig *t);
+const char *kw_trig_ioctl(const struct kw_recording *r, const struct kw_trig *t);
 
 /*
  * A user-named function (--count / --time, userfn_opts.h) in a recording: what was asked, how it was
@@ -104,8 +105,6 @@ struct kw_param {
 	char name[96]; /* module/parameter */
 	char value[64];
 };
-
-struct kw_recording;
 
 /*
  * One `record --interval` snapshot: what happened in the interval, every member the difference
@@ -133,7 +132,7 @@ struct kw_interval {
  */
 __u64 kw_dirty_log_ioctls(const struct kw_recording *r);
 /* The trigger row is one of the dirty-log ioctls kw_dirty_log_ioctls() counts. */
-bool kw_trig_is_dirty_log(const struct kw_trig *t);
+bool kw_trig_is_dirty_log(const struct kw_recording *r, const struct kw_trig *t);
 /* iv = cur - last, then last = cur (last starts zeroed): record's snapshots. */
 void kw_interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
 		       struct kw_interval *last);

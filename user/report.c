@@ -491,7 +491,7 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 	fprintf(f, "  %-31s %-27s %6s %9s\n", "function", "trigger", "pid", "calls");
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
-		const char *n = kw_trig_ioctl(t);
+		const char *n = kw_trig_ioctl(r, t);
 
 		if (t->trigger == KW_T_IOCTL) {
 			if (n)
@@ -770,7 +770,7 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	a = json_array();
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
-		const char *n = kw_trig_ioctl(t);
+		const char *n = kw_trig_ioctl(r, t);
 
 		json_array_append_new(a, json_pack("{sssssssIsIsI}", "probe",
 						   kw_probes[t->probe].name, "trigger",

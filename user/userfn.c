@@ -13,9 +13,10 @@
 #include "record.h"
 #include "userfn.h"
 
-static const char *trig_what(const struct kw_trig *t, char *buf, size_t len)
+static const char *trig_what(const struct kw_recording *r, const struct kw_trig *t, char *buf,
+			     size_t len)
 {
-	const char *n = kw_trig_ioctl(t);
+	const char *n = kw_trig_ioctl(r, t);
 
 	if (t->trigger != KW_T_IOCTL)
 		return kw_trigger_names[t->trigger];
@@ -101,7 +102,7 @@ void kw_ufuncs_print(FILE *f, const struct kw_recording *r)
 		snprintf(pid, sizeof(pid), t->pid ? "%u" : "exited", t->pid);
 		fprintf(f, "  %-31.31s %-23.23s %6s %13llu\n",
 			(size_t)t->probe < r->nufuncs ? r->ufuncs[t->probe].req.name : "?",
-			trig_what(t, buf, sizeof(buf)), pid, (unsigned long long)t->calls);
+			trig_what(r, t, buf, sizeof(buf)), pid, (unsigned long long)t->calls);
 	}
 }
 
@@ -136,7 +137,7 @@ json_t *kw_ufuncs_report_json(const struct kw_recording *r)
 					  kw_hist_quantile(h, 0.999), "max", (json_int_t)h->max));
 		for (size_t k = 0; k < r->nutrigs; k++) {
 			const struct kw_trig *t = &r->utrigs[k];
-			const char *n = kw_trig_ioctl(t);
+			const char *n = kw_trig_ioctl(r, t);
 
 			if ((size_t)t->probe != i)
 				continue;
