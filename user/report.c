@@ -488,10 +488,18 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 	if (!r->ntrigs)
 		return;
 	rule(f, "By trigger");
-	fprintf(f, "  %-31s %-27s %6s %9s\n", "function", "trigger", "pid", "calls");
+	/*
+	 * 80 columns: a function longer than its column goes on a line of its own, as in
+	 * "Functions"; the trigger holds KVM_SET_USER_MEMORY_REGION2, the pid 4194304 (pid_max on
+	 * most 64-bit hosts), and kw_fmt_ns() prints at most 6 characters. The total is the time
+	 * of the row's calls; "-" where the probe times nothing (the per-entry callbacks count
+	 * visits) or its row carries no time.
+	 */
+	fprintf(f, "  %-25s %-27s %7s %9s %6s\n", "function", "trigger", "pid", "calls", "total");
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
 		const char *n = kw_trig_ioctl(r, t);
+		const char *name = kw_probes[t->probe].name;
 
 		if (t->trigger == KW_T_IOCTL) {
 			if (n)
@@ -501,11 +509,17 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 		} else {
 			snprintf(what, sizeof(what), "%s", kw_trigger_names[t->trigger]);
 		}
-		kw_fmt_ns(tot, sizeof(tot), t->ns);
+		if (kw_probes[t->probe].timed && t->ns)
+			kw_fmt_ns(tot, sizeof(tot), t->ns);
+		else
+			snprintf(tot, sizeof(tot), "-");
 		/* pid 0: the processes that exited while kvmwalk ran, folded (user/collect.c) */
 		snprintf(pid, sizeof(pid), t->pid ? "%u" : "exited", t->pid);
-		fprintf(f, "  %-31.31s %-27.27s %6s %9llu\n", kw_probes[t->probe].name, what,
-			pid, (unsigned long long)t->calls);
+		if (strlen(name) > 25)
+			fprintf(f, "  %s\n  %-25s", name, "");
+		else
+			fprintf(f, "  %-25s", name);
+		fprintf(f, " %-27.27s %7s %9llu %6s\n", what, pid, (unsigned long long)t->calls, tot);
 	}
 }
 

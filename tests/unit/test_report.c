@@ -84,6 +84,49 @@ static void report_pids(struct kw_recording *r)
 	r->meta.npid_filter = 0;
 }
 
+/*
+ * By trigger: each row's total time, "-" for a probe that times nothing (the split walker's
+ * visits), long function names on a line of their own, within 80 columns with a 7-digit pid,
+ * a 9-digit count and 7.3's KVM_SET_USER_MEMORY_REGION2.
+ */
+static void report_trigger_times(struct kw_recording *r)
+{
+	static const struct kw_trig rows[] = {
+		{ KW_P_SPLIT_WALKER, KW_T_IOCTL, 0x40a0ae49, 4194304, 123456789, 0, "" },
+		{ KW_P_NOTIFIER, KW_T_NOTIFIER, 0, 4194304, 3, 1500000000, "" },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x40a0ae49, 116, 2, 999, "" },
+	};
+	char *buf = NULL, *p;
+	size_t len = 0;
+	size_t ntrigs = r->ntrigs;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!ASSERT_EQ(kw_recording_add_trig(r, &rows[i]), 0, "add a trigger row"))
+			return;
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return;
+	kw_report_text(f, r, "split.json");
+	fclose(f);
+	ASSERT_TRUE(kw_test_fits(buf, 80), "by trigger: 80 columns");
+	p = strstr(buf, "\nBy trigger\n");
+	if (ASSERT_TRUE(p, "a By trigger section")) {
+		ASSERT_TRUE(strstr(p, "\n  stage2_split_walker       KVM_SET_USER_MEMORY_REGION2 "
+				      "4194304 123456789      -\n"),
+			    "an untimed probe's row: -");
+		ASSERT_TRUE(strstr(p, "\n  kvm_mmu_notifier_invalidate_range_start\n"
+				      "                            mmu_notifier                "
+				      "4194304         3  1.50s\n"),
+			    "a long name on a line of its own, the total in seconds");
+		ASSERT_TRUE(strstr(p, "\n  kvm_vm_ioctl              KVM_SET_USER_MEMORY_REGION2 "
+				      "    116         2  999ns\n"),
+			    "a timed row");
+	}
+	free(buf);
+	r->ntrigs = ntrigs;
+}
+
 void test_report(void)
 {
 	struct kw_recording r;
@@ -111,5 +154,6 @@ void test_report(void)
 	ASSERT_STREQ(b, "100us", "fmt us at a decade");
 	ASSERT_NEAR(kw_overhead_ns_per_run(&r), 30700000.0 / 47949, 1e-6, "ns per run");
 	report_pids(&r);
+	report_trigger_times(&r);
 	kw_recording_free(&r);
 }
