@@ -94,3 +94,44 @@ teardown_finding() {
 		eq "teardown finding: walks" "$(finding teardown_walks .walks)" 1
 	fi
 }
+
+# The cases that run the kernel's KVM selftests (needs="selftests") keep the kernel's own count
+# of the run next to kvmwalk's recording (tests/vm/selftests.sh, guest side): witness.txt
+# ("NAME HITS MISSED" per ftrace kprobe event) and witness-NAME.txt ("KEY COUNT" of its hist).
+# w NAME: the event's hits ("absent" without the event).
+w() { awk -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print "absent" }' witness.txt; }
+# wkey NAME KEY: the hist's count of KEY as the kernel prints it (hex without 0x for .hex keys).
+wkey() { awk -v k="$2" '$1 == k { n += $2 } END { print n + 0 }' "witness-$1.txt"; }
+# witness_complete: no event missed a hit (a kprobe misses one only when its handler nests:
+# kretprobe instances exhausted, a kprobe inside another; the kernel's count would be short).
+witness_complete() {
+	local n hits missed
+	while read -r n hits missed; do
+		eq "witness $n missed" "$missed" 0
+	done <witness.txt
+}
+# kioctl CMD: kvmwalk's calls of the VM ioctl of command number CMD (hex without 0x): the
+# kvm_vm_ioctl probe's own trigger rows, one per call at its exit, matched by number (kvmwalk
+# does not name every command yet: KVM_SET_USER_MEMORY_REGION2 is `ioctl 0x40a0ae49`).
+kioctl() {
+	jq --argjson c "$((16#$1))" '[.triggers[] | select(.probe == "kvm_vm_ioctl" and .trigger == "ioctl"
+		and .cmd == $c) | .calls] | add // 0' "${r:-rec.json}"
+}
+# same WHAT KVMWALK KERNEL WANT: kvmwalk's count, the kernel's and the derived value are equal
+# ("-": not counted by that side); one line of summary.txt either way (a failed run's numbers
+# are the interesting ones). Use with keep_going.
+same() {
+	printf '%-50s kvmwalk %9s  kernel %9s  want %9s\n' "$1" "$2" "$3" "$4" >>summary.txt
+	[ "$2" = - ] || eq "$1: kvmwalk" "$2" "$4"
+	[ "$3" = - ] || eq "$1: kernel" "$3" "$4"
+}
+# finish_keep_going SUMMARY: after keep_going, prints summary.txt and ends the check: status 1
+# with the count and the first failure as the last line, or SUMMARY.
+finish_keep_going() {
+	[ -f summary.txt ] && cat summary.txt
+	if [ "$failures" != 0 ]; then
+		echo "$name: $failures failed, the first: $first_failure ($KW_ARCH $KW_KERNEL $KW_MODE)" >&2
+		exit 1
+	fi
+	echo "$name: $1"
+}

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side helpers of the cases that run the kernel's KVM selftests (needs="selftests" in their
+# case.conf): scripts/vmtest copies this file to /kvmwalk/selftests/lib.sh beside the static test
+# binaries (/kvmwalk/selftests/NAME, started by that absolute path: a test loads its own ELF into
+# its guest). A guest.sh sources it (busybox sh).
+#
+# The kernel's own count of a run, the second witness next to kvmwalk's recording: ftrace kprobe
+# events in the group kwst, on the functions kvmwalk probes (or the callers that decide how often
+# those run), with hist triggers where a count is wanted per key (ioctl command, return value).
+# ftrace and kvmwalk's BPF programs share the functions: a kprobe event next to a BPF fentry
+# trampoline (the ftrace ops of the two are separate) or next to BPF kprobes (one aggregated
+# kprobe) counts every call whichever kvmwalk attaches. x86's KVM is a module: its functions take
+# kprobe events once it is loaded (tests/vm/init loads it before any case).
+#
+#   witness_add NAME 'p|r FUNC [FETCHARGS]' [HIST-KEYS]
+#                      adds the event kwst/NAME and enables it; with HIST-KEYS also a hist
+#                      trigger keyed so (e.g. "cmd", "ret"); fails the case (exit 10) when the
+#                      kernel refuses, with the reason from tracing/error_log
+#   witness_save       disables the events and writes what they counted into the working folder:
+#                        witness.txt       NAME HITS MISSED, one event a line (kprobe_profile:
+#                                          a kretprobe's hits are its returns; MISSED must be 0)
+#                        witness-NAME.txt  the hist of events that have one, as "KEY COUNT" lines
+#                                          (KEY as the kernel prints it: 0x... with .hex)
+#                      then removes the events
+WITNESS_TR=/sys/kernel/tracing
+witness_names=""
+witness_hists=""
+
+witness_add() {
+	name=$1
+	if ! echo "${2%% *}:kwst/$name ${2#* }" >>$WITNESS_TR/kprobe_events; then
+		echo "witness: the kernel refused kprobe event $name ($2): $(tail -n 2 $WITNESS_TR/error_log)"
+		exit 10
+	fi
+	witness_names="$witness_names $name"
+	if [ -n "${3:-}" ]; then
+		if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024" \
+			>$WITNESS_TR/events/kwst/$name/trigger; then
+			echo "witness: no hist trigger on kwst/$name ($3): $(tail -n 2 $WITNESS_TR/error_log)"
+			exit 10
+		fi
+		witness_hists="$witness_hists $name:$3"
+	fi
+	echo 1 >$WITNESS_TR/events/kwst/$name/enable
+}
+
+witness_save() {
+	for n in $witness_names; do echo 0 >$WITNESS_TR/events/kwst/$n/enable; done
+	# kprobe_profile: "kwst/NAME HITS MISSED" (older kernels print NAME alone)
+	: >witness.txt
+	for n in $witness_names; do
+		awk -v n="$n" '$1 == n || $1 == "kwst/" n { print n, $2, $3 }' $WITNESS_TR/kprobe_profile \
+			>>witness.txt
+	done
+	for nk in $witness_hists; do
+		n=${nk%%:*} k=${nk#*:}
+		# "{ cmd: 0x4010ae42 } hitcount: 3" -> "0x4010ae42 3"
+		sed -n 's/^{ *[a-z_0-9.]*: *\([^ }]*\) *} *hitcount: *\([0-9]*\).*/\1 \2/p' \
+			$WITNESS_TR/events/kwst/$n/hist >"witness-$n.txt"
+		cp $WITNESS_TR/events/kwst/$n/hist "witness-$n.hist"
+		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024" >$WITNESS_TR/events/kwst/$n/trigger
+	done
+	for n in $witness_names; do echo "-:kwst/$n" >>$WITNESS_TR/kprobe_events; done
+}
