@@ -98,8 +98,15 @@ teardown_finding() {
 # The cases that run the kernel's KVM selftests (needs="selftests") keep the kernel's own count
 # of the run next to kvmwalk's recording (tests/vm/selftests.sh, guest side): witness.txt
 # ("NAME HITS MISSED" per ftrace kprobe event) and witness-NAME.txt ("KEY COUNT" of its hist).
-# w NAME: the event's hits ("absent" without the event).
+# w NAME: the event's hits ("absent" without the event); wn NAME: the same for arithmetic (-1
+# and a message when absent, which makes the sum it is in wrong).
 w() { awk -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print "absent" }' witness.txt; }
+wn() {
+	local v
+	v=$(w "$1")
+	[ "$v" != absent ] || { echo "witness $1 absent" >&2; v=-1; }
+	echo "$v"
+}
 # wkey NAME KEY: the hist's count of KEY as the kernel prints it (hex without 0x for .hex keys).
 wkey() { awk -v k="$2" '$1 == k { n += $2 } END { print n + 0 }' "witness-$1.txt"; }
 # witness_complete: no event missed a hit (a kprobe misses one only when its handler nests:
@@ -134,4 +141,20 @@ finish_keep_going() {
 		exit 1
 	fi
 	echo "$name: $1"
+}
+
+# selftest_teardown: arm64 7.3, a selftest run with -m 6 (PA 40, 4K) under record: 7.3 frees a
+# VM's stage 2 in one stage2_free_walker walk per 1 GiB of its IPA space, all under vm_teardown
+# (the MMU notifier's release): the two probe VMs of the host's IPA limit (ipa-limit.txt, from
+# the boot log; 52 bits with QEMU's -cpu max) 2 x 2^(IPA - 30) walks, the vgic probe's barebones
+# VM (type 0: 40 bits) and the test's VM 2^10 each. Earlier kernels free a VM in one walk.
+selftest_teardown() {
+	local ipa tw
+	[ "$KW_ARCH:$KW_KERNEL" = arm64:7.3 ] || return 0
+	ipa=$(cat ipa-limit.txt)
+	[ -n "$ipa" ] || { fail "no IPA limit in the host's boot log"; ipa=52; }
+	tw=$((2 * (1 << (ipa - 30)) + 2 * (1 << 10)))
+	same "teardown walks (stage2_free_walker, 1 GiB)" "$(finding teardown_walks .count)" - $tw
+	same "teardown walks under vm_teardown" "$(finding teardown_walks .vm_teardown_walks)" - $tw
+	same "teardown bytes" "$(finding teardown_walks .bytes)" - $((tw << 30))
 }
