@@ -158,3 +158,14 @@ selftest_teardown() {
 	same "teardown walks under vm_teardown" "$(finding teardown_walks .vm_teardown_walks)" - $tw
 	same "teardown bytes" "$(finding teardown_walks .bytes)" - $((tw << 30))
 }
+
+# memslot_ioctls SLOTS TOGGLES: KVM_SET_USER_MEMORY_REGION2 calls of a selftest VM with SLOTS
+# memslots whose dirty logging was turned on or off TOGGLES times: one per slot created
+# (vm_create's slot 0, vm_userspace_mem_region_add), one per toggle (vm_mem_region_set_flags),
+# and on 6.12 one more per slot at kvm_vm_free (__vm_mem_region_delete sets memory_size 0 before
+# the munmap; 7.3 only munmaps).
+memslot_ioctls() {
+	local n=$(($1 + $2))
+	[ "$KW_KERNEL" = 6.12 ] && n=$((n + $1))
+	echo $n
+}

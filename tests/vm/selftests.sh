@@ -7,7 +7,13 @@
 # The kernel's own count of a run, the second witness next to kvmwalk's recording: ftrace kprobe
 # events in the group kwst, on the functions kvmwalk probes (or the callers that decide how often
 # those run), with hist triggers where a count is wanted per key (ioctl command, return value).
-# ftrace and kvmwalk's BPF programs share the functions: a kprobe event next to a BPF fentry
+# Ioctls are counted at the syscall (syscalls/sys_enter_ioctl keyed by cmd: KVM_GET_DIRTY_LOG and
+# the memslot ioctls exist only on a VM fd, KVM_CREATE_VM only on /dev/kvm), not by a kprobe
+# event on kvm_vm_ioctl: on Debian's x86 6.12 kvmwalk's fentry on kvm_vm_ioctl attaches but its
+# trampoline is not installed, which kvmwalk detects (the function is missing from
+# tracing/enabled_functions) and falls back to a kprobe; a kprobe event there puts the function
+# into enabled_functions, kvmwalk keeps the fentry, and it counts nothing.
+# ftrace and kvmwalk's BPF programs share the other functions: a kprobe event next to a BPF fentry
 # trampoline (the ftrace ops of the two are separate) or next to BPF kprobes (one aggregated
 # kprobe) counts every call whichever kvmwalk attaches. x86's KVM is a module: its functions take
 # kprobe events once it is loaded (tests/vm/init loads it before any case).
@@ -16,6 +22,9 @@
 #                      adds the event kwst/NAME and enables it; with HIST-KEYS also a hist
 #                      trigger keyed so (e.g. "cmd", "ret"); fails the case (exit 10) when the
 #                      kernel refuses, with the reason from tracing/error_log
+#   witness_hist NAME EVENT KEYS
+#                      a hist trigger keyed by KEYS on an existing event (e.g.
+#                      syscalls/sys_enter_ioctl), saved as witness-NAME.txt like the others
 #   witness_save       disables the events and writes what they counted into the working folder:
 #                        witness.txt       NAME HITS MISSED, one event a line (kprobe_profile:
 #                                          a kretprobe's hits are its returns; MISSED must be 0)
@@ -25,6 +34,7 @@
 WITNESS_TR=/sys/kernel/tracing
 witness_names=""
 witness_hists=""
+witness_events=""
 
 witness_add() {
 	name=$1
@@ -44,6 +54,15 @@ witness_add() {
 	echo 1 >$WITNESS_TR/events/kwst/$name/enable
 }
 
+witness_hist() {
+	if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024" \
+		>$WITNESS_TR/events/$2/trigger; then
+		echo "witness: no hist trigger on $2 ($3): $(tail -n 2 $WITNESS_TR/error_log)"
+		exit 10
+	fi
+	witness_events="$witness_events $1:$2:$3"
+}
+
 witness_save() {
 	for n in $witness_names; do echo 0 >$WITNESS_TR/events/kwst/$n/enable; done
 	# kprobe_profile: "kwst/NAME HITS MISSED" (older kernels print NAME alone)
@@ -61,4 +80,13 @@ witness_save() {
 		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024" >$WITNESS_TR/events/kwst/$n/trigger
 	done
 	for n in $witness_names; do echo "-:kwst/$n" >>$WITNESS_TR/kprobe_events; done
+	for nek in $witness_events; do
+		n=${nek%%:*} e=${nek#*:}
+		k=${e#*:} e=${e%%:*}
+		sed -n 's/^{ *[a-z_0-9.]*: *\([^ }]*\) *} *hitcount: *\([0-9]*\).*/\1 \2/p' \
+			$WITNESS_TR/events/$e/hist >"witness-$n.txt"
+		cp $WITNESS_TR/events/$e/hist "witness-$n.hist"
+		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024" >$WITNESS_TR/events/$e/trigger
+	done
+	witness_names="" witness_hists="" witness_events=""
 }

@@ -17,8 +17,7 @@ echo +memory >/sys/fs/cgroup/cgroup.subtree_control || { echo "no memory control
 echo y >/sys/kernel/mm/lru_gen/enabled || { echo "cannot turn MGLRU on"; exit 10; }
 cat /sys/kernel/mm/lru_gen/enabled >lru_gen.txt
 
-witness_add ioctl 'p kvm_vm_ioctl cmd=$arg2:x32' cmd.hex
-witness_add devioctl 'p kvm_dev_ioctl cmd=$arg2:x32' cmd.hex
+witness_hist ioctl syscalls/sys_enter_ioctl cmd.hex
 witness_add release 'p kvm_mmu_notifier_release'
 # the aging notifiers and KVM's arch hooks they call per memslot range
 witness_add clear_young 'p kvm_mmu_notifier_clear_young'

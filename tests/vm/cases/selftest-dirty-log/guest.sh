@@ -10,17 +10,16 @@
 # Files: test.txt (the test's output), rec.json, report.json, report.txt, witness*.txt, rc files,
 # ipa-limit.txt (arm64: the host's IPA limit, the size of the test's probe VMs).
 . /kvmwalk/selftests/lib.sh
-args="-v 2 -b 8M -i 3 ${DLPT_ARGS:-}"
+args="-v 2 -b 8M -i 3${DLPT_ARGS:+ $DLPT_ARGS}"
 [ "$KW_ARCH" = arm64 ] && args="$args -m 6"
 echo "$args" >args.txt
 echo "${ATTACH:-auto}" >attach.txt
 dmesg | sed -n 's/.*IPA Size Limit: \([0-9]*\) bits.*/\1/p' | head -n 1 >ipa-limit.txt
 
-# Both arches: every VM ioctl by command (the function kvmwalk's trigger probe is on), the VMs
-# created (/dev/kvm's KVM_CREATE_VM) and torn down (the MMU notifier's release, kvmwalk's
+# Both arches: every ioctl by command (the KVM ioctls, KVM_CREATE_VM included; lib.sh says why
+# not a kprobe event on kvm_vm_ioctl), the VMs torn down (the MMU notifier's release, kvmwalk's
 # vm_teardown probe), and the per-64-page-word dirty-log step both GET and CLEAR call.
-witness_add ioctl 'p kvm_vm_ioctl cmd=$arg2:x32' cmd.hex
-witness_add devioctl 'p kvm_dev_ioctl cmd=$arg2:x32' cmd.hex
+witness_hist ioctl syscalls/sys_enter_ioctl cmd.hex
 witness_add release 'p kvm_mmu_notifier_release'
 witness_add masked 'p kvm_arch_mmu_enable_log_dirty_pt_masked'
 case $KW_ARCH in

@@ -13,8 +13,7 @@ echo "$args" >args.txt
 echo "${ATTACH:-auto}" >attach.txt
 dmesg | sed -n 's/.*IPA Size Limit: \([0-9]*\) bits.*/\1/p' | head -n 1 >ipa-limit.txt
 
-witness_add ioctl 'p kvm_vm_ioctl cmd=$arg2:x32' cmd.hex
-witness_add devioctl 'p kvm_dev_ioctl cmd=$arg2:x32' cmd.hex
+witness_hist ioctl syscalls/sys_enter_ioctl cmd.hex
 witness_add release 'p kvm_mmu_notifier_release'
 witness_add invalidate 'p kvm_mmu_notifier_invalidate_range_start'
 case $KW_ARCH in
