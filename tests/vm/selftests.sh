@@ -29,7 +29,8 @@
 #                        witness.txt       NAME HITS MISSED, one event a line (kprobe_profile:
 #                                          a kretprobe's hits are its returns; MISSED must be 0)
 #                        witness-NAME.txt  the hist of events that have one, as "KEY COUNT" lines
-#                                          (KEY as the kernel prints it: 0x... with .hex)
+#                                          (KEY as the kernel prints it: hex without 0x for
+#                                          a .hex key, e.g. "4010ae42 3")
 #                      then removes the events
 WITNESS_TR=/sys/kernel/tracing
 witness_names=""
@@ -65,7 +66,7 @@ witness_hist() {
 
 witness_save() {
 	for n in $witness_names; do echo 0 >$WITNESS_TR/events/kwst/$n/enable; done
-	# kprobe_profile: "kwst/NAME HITS MISSED" (older kernels print NAME alone)
+	# kprobe_profile: "EVENT HITS MISSED", EVENT matched with or without its group
 	: >witness.txt
 	for n in $witness_names; do
 		awk -v n="$n" '$1 == n || $1 == "kwst/" n { print n, $2, $3 }' $WITNESS_TR/kprobe_profile \
@@ -73,7 +74,7 @@ witness_save() {
 	done
 	for nk in $witness_hists; do
 		n=${nk%%:*} k=${nk#*:}
-		# "{ cmd: 0x4010ae42 } hitcount: 3" -> "0x4010ae42 3"
+		# "{ ret:          5 } hitcount:       8192" -> "5 8192"
 		sed -n 's/^{ *[a-z_0-9.]*: *\([^ }]*\) *} *hitcount: *\([0-9]*\).*/\1 \2/p' \
 			$WITNESS_TR/events/kwst/$n/hist >"witness-$n.txt"
 		cp $WITNESS_TR/events/kwst/$n/hist "witness-$n.hist"

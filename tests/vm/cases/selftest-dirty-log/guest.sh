@@ -16,9 +16,10 @@ echo "$args" >args.txt
 echo "${ATTACH:-auto}" >attach.txt
 dmesg | sed -n 's/.*IPA Size Limit: \([0-9]*\) bits.*/\1/p' | head -n 1 >ipa-limit.txt
 
-# Both arches: every ioctl by command (the KVM ioctls, KVM_CREATE_VM included; lib.sh says why
-# not a kprobe event on kvm_vm_ioctl), the VMs torn down (the MMU notifier's release, kvmwalk's
-# vm_teardown probe), and the per-64-page-word dirty-log step both GET and CLEAR call.
+# Both arches: every ioctl by command (the KVM ioctls, KVM_CREATE_VM included;
+# tests/vm/selftests.sh says why not a kprobe event on kvm_vm_ioctl), the VMs torn down (the MMU
+# notifier's release, kvmwalk's vm_teardown probe), and the per-64-page-word dirty-log step both
+# GET and CLEAR call.
 witness_hist ioctl syscalls/sys_enter_ioctl cmd.hex
 witness_add release 'p kvm_mmu_notifier_release'
 witness_add masked 'p kvm_arch_mmu_enable_log_dirty_pt_masked'
