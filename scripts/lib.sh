@@ -112,6 +112,38 @@ kw_download_version() {
 	echo "$deb"
 }
 
+# Debian's linux-source-SERIES (7.3: trixie-backports, 6.12: bookworm-backports; the source of the
+# kernels the emulated hosts boot), downloaded through the private apt configuration and unpacked
+# once into $KW_CACHE/ab/src/linux-source-SERIES, which is never modified afterwards: scripts/ab-kernel
+# hard-links its build trees to it, scripts/build-selftests builds out of tree from it. Prints the
+# folder. Locked: ab-kernel and build-selftests may unpack the same series at once.
+kw_linux_source() {
+	local series=$1 dir deb t
+	dir=$KW_CACHE/ab/src/linux-source-$series
+	if [ ! -f "$dir/Makefile" ]; then
+		mkdir -p "$KW_CACHE/ab/src"
+		exec 8>"$KW_CACHE/ab/src/.lock-$series"
+		flock 8
+		if [ ! -f "$dir/Makefile" ]; then
+			kw_apt_init
+			# linux-source-X is Architecture: all; kw_download takes the Debian arch as given.
+			deb=$(kw_download "linux-source-$series" all) || exit 1
+			t=$(mktemp -d "$KW_CACHE/ab/src/unpack.XXXXXX")
+			kw_say "unpacking $(basename "$deb")"
+			dpkg-deb -x "$deb" "$t"
+			tar -xf "$t"/usr/src/linux-source-*.tar.* -C "$t"
+			[ -f "$t/linux-source-$series/Makefile" ] ||
+				kw_die "$(basename "$deb"): no linux-source-$series/ in its tarball"
+			rm -rf "$dir"
+			mv "$t/linux-source-$series" "$dir"
+			dpkg-deb -f "$deb" Package Version | paste -sd' ' >"$dir.package"
+			rm -rf "$t"
+		fi
+		exec 8>&-
+	fi
+	echo "$dir"
+}
+
 # Static busybox for a kvmwalk ARCH, from Debian's busybox-static (downloaded, never installed).
 kw_busybox() {
 	local da bin deb tmp

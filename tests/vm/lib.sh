@@ -93,3 +93,78 @@ teardown_finding() {
 		eq "teardown finding: walks" "$(finding teardown_walks .walks)" 1
 	fi
 }
+
+# The cases that run the kernel's KVM selftests (needs="selftests") keep the kernel's own count
+# of the run next to kvmwalk's recording (tests/vm/selftests.sh, guest side): witness.txt
+# ("NAME HITS MISSED" per ftrace kprobe event) and witness-NAME.txt ("KEY COUNT" of its hist).
+# w NAME: the event's hits ("absent" without the event); wn NAME: the same for arithmetic (-1
+# and a message when absent, which makes the sum it is in wrong).
+w() { awk -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print "absent" }' witness.txt; }
+wn() {
+	local v
+	v=$(w "$1")
+	[ "$v" != absent ] || { echo "witness $1 absent" >&2; v=-1; }
+	echo "$v"
+}
+# wkey NAME KEY: the hist's count of KEY as the kernel prints it (hex without 0x for .hex keys).
+wkey() { awk -v k="$2" '$1 == k { n += $2 } END { print n + 0 }' "witness-$1.txt"; }
+# witness_complete: no event missed a hit (a kprobe misses one only when its handler nests:
+# kretprobe instances exhausted, a kprobe inside another; the kernel's count would be short).
+witness_complete() {
+	local n hits missed
+	while read -r n hits missed; do
+		eq "witness $n missed" "$missed" 0
+	done <witness.txt
+}
+# kioctl CMD: kvmwalk's calls of the VM ioctl of command number CMD (hex without 0x): the
+# kvm_vm_ioctl probe's own trigger rows, one per call at its exit, matched by number (kvmwalk
+# does not name every command yet: KVM_SET_USER_MEMORY_REGION2 is `ioctl 0x40a0ae49`).
+kioctl() {
+	jq --argjson c "$((16#$1))" '[.triggers[] | select(.probe == "kvm_vm_ioctl" and .trigger == "ioctl"
+		and .cmd == $c) | .calls] | add // 0' "${r:-rec.json}"
+}
+# same WHAT KVMWALK KERNEL WANT: kvmwalk's count, the kernel's and the derived value are equal
+# ("-": not counted by that side); one line of summary.txt either way (a failed run's numbers
+# are the interesting ones). Use with keep_going.
+same() {
+	printf '%-50s kvmwalk %9s  kernel %9s  want %9s\n' "$1" "$2" "$3" "$4" >>summary.txt
+	[ "$2" = - ] || eq "$1: kvmwalk" "$2" "$4"
+	[ "$3" = - ] || eq "$1: kernel" "$3" "$4"
+}
+# finish_keep_going SUMMARY: after keep_going, prints summary.txt and ends the check: status 1
+# with the count and the first failure as the last line, or SUMMARY.
+finish_keep_going() {
+	[ -f summary.txt ] && cat summary.txt
+	if [ "$failures" != 0 ]; then
+		echo "$name: $failures failed, the first: $first_failure ($KW_ARCH $KW_KERNEL $KW_MODE)" >&2
+		exit 1
+	fi
+	echo "$name: $1"
+}
+
+# selftest_teardown: arm64 7.3, a selftest run with -m 6 (PA 40, 4K) under record: 7.3 frees a
+# VM's stage 2 in one stage2_free_walker walk per 1 GiB of its IPA space, all under vm_teardown
+# (the MMU notifier's release): the two probe VMs of the host's IPA limit (ipa-limit.txt, from
+# the boot log; 52 bits with QEMU's -cpu max) 2 x 2^(IPA - 30) walks, the vgic probe's barebones
+# VM (type 0: 40 bits) and the test's VM 2^10 each. Earlier kernels free a VM in one walk.
+selftest_teardown() {
+	local ipa tw
+	[ "$KW_ARCH:$KW_KERNEL" = arm64:7.3 ] || return 0
+	ipa=$(cat ipa-limit.txt)
+	[ -n "$ipa" ] || { fail "no IPA limit in the host's boot log"; ipa=52; }
+	tw=$((2 * (1 << (ipa - 30)) + 2 * (1 << 10)))
+	same "teardown walks (stage2_free_walker, 1 GiB)" "$(finding teardown_walks .count)" - $tw
+	same "teardown walks under vm_teardown" "$(finding teardown_walks .vm_teardown_walks)" - $tw
+	same "teardown bytes" "$(finding teardown_walks .bytes)" - $((tw << 30))
+}
+
+# memslot_ioctls SLOTS TOGGLES: KVM_SET_USER_MEMORY_REGION2 calls of a selftest VM with SLOTS
+# memslots whose dirty logging was turned on or off TOGGLES times: one per slot created
+# (vm_create's slot 0, vm_userspace_mem_region_add), one per toggle (vm_mem_region_set_flags),
+# and on 6.12 one more per slot at kvm_vm_free (__vm_mem_region_delete sets memory_size 0 before
+# the munmap; 7.3 only munmaps).
+memslot_ioctls() {
+	local n=$(($1 + $2))
+	[ "$KW_KERNEL" = 6.12 ] && n=$((n + $1))
+	echo $n
+}
