@@ -188,6 +188,111 @@ static void add_params(struct kw_meta *m, const char *mod)
 	*m = tmp.meta;
 }
 
+/* the word of text that starts at w and is exactly word (a token: space, '(' or ')' around it) */
+static bool has_token(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = text; p && (p = strstr(p, word)); p += n)
+		if ((p == text || strchr(" (\t\n#", p[-1])) && strchr(" )\t\n", p[n]))
+			return true;
+	return false;
+}
+
+/* the value of "preempt=VALUE" in a kernel command line into dst, false if none */
+static bool cmdline_preempt(const char *cmdline, char *dst, size_t len)
+{
+	const char *p = cmdline;
+
+	while (p && (p = strstr(p, "preempt="))) {
+		if (p == cmdline || p[-1] == ' ') {
+			size_t n = strcspn(p + 8, " \n");
+
+			snprintf(dst, len, "%.*s", (int)n, p + 8);
+			return n > 0;
+		}
+		p += 8;
+	}
+	return false;
+}
+
+void kw_host_preempt_of(const char *uname_v, const char *sched_preempt, const char *cmdline,
+			const char *config, char *model, size_t len, char *src, size_t srclen)
+{
+	static const char *const modes[] = { "none", "voluntary", "full", "lazy" };
+	char v[16];
+
+	model[0] = src[0] = 0;
+	if (uname_v && has_token(uname_v, "PREEMPT_RT")) {
+		snprintf(model, len, "rt");
+		snprintf(src, srclen, "uname");
+		return;
+	}
+	if (!uname_v || !has_token(uname_v, "PREEMPT_DYNAMIC")) {
+		/* a static model: CONFIG_PREEMPT says "PREEMPT" in the version, the others nothing */
+		snprintf(model, len, "%s", uname_v && has_token(uname_v, "PREEMPT") ? "full" : "none");
+		snprintf(src, srclen, "uname");
+		return;
+	}
+	/* PREEMPT_DYNAMIC: the mode chosen at boot, "(full)" in debugfs' list of the modes */
+	for (size_t i = 0; sched_preempt && i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char w[16];
+
+		snprintf(w, sizeof(w), "(%s)", modes[i]);
+		if (strstr(sched_preempt, w)) {
+			snprintf(model, len, "%s", modes[i]);
+			snprintf(src, srclen, "sched/preempt");
+			return;
+		}
+	}
+	if (cmdline && cmdline_preempt(cmdline, v, sizeof(v))) {
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (!strcmp(v, modes[i])) {
+				snprintf(model, len, "%s", v);
+				snprintf(src, srclen, "preempt=");
+				return;
+			}
+	}
+	/* else the build's default (kernel/Kconfig.preempt: one of these is y) */
+	if (config) {
+		static const struct {
+			const char *opt, *mode;
+		} defaults[] = {
+			{ "CONFIG_PREEMPT_NONE=y", "none" },   { "CONFIG_PREEMPT_VOLUNTARY=y", "voluntary" },
+			{ "CONFIG_PREEMPT=y", "full" },	       { "CONFIG_PREEMPT_LAZY=y", "lazy" },
+		};
+
+		for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+			if (strstr(config, defaults[i].opt)) {
+				snprintf(model, len, "%s", defaults[i].mode);
+				snprintf(src, srclen, "config");
+				return;
+			}
+	}
+}
+
+bool kw_host_preemptible(const char *model)
+{
+	/* unknown counts as preemptible: the mechanism chosen for it loses nothing either way */
+	return strcmp(model, "none") && strcmp(model, "voluntary");
+}
+
+void kw_host_preempt(char *model, size_t len, char *src, size_t srclen)
+{
+	struct utsname u;
+	char path[128], *sched = kw_read_file("/sys/kernel/debug/sched/preempt");
+	char *cmdline = kw_read_file("/proc/cmdline"), *config;
+
+	if (uname(&u))
+		u.version[0] = u.release[0] = 0;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	config = kw_read_file(path);
+	kw_host_preempt_of(u.version, sched, cmdline, config, model, len, src, srclen);
+	free(sched);
+	free(cmdline);
+	free(config);
+}
+
 void kw_host_meta(struct kw_meta *m, const char *attach)
 {
 	struct utsname u;
@@ -229,4 +334,5 @@ void kw_host_meta(struct kw_meta *m, const char *attach)
 		snprintf(m->kvm_mode, sizeof(m->kvm_mode), "%s", v[0] == 'Y' ? "tdp" : "shadow");
 	}
 	snprintf(m->attach, sizeof(m->attach), "%s", attach);
+	kw_host_preempt(m->preempt, sizeof(m->preempt), m->preempt_src, sizeof(m->preempt_src));
 }

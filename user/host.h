@@ -7,6 +7,7 @@
 #ifndef KW_HOST_H
 #define KW_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "record.h"
@@ -22,6 +23,23 @@ void kw_host_meta(struct kw_meta *m, const char *attach);
 
 /* arm64: "vhe", "nvhe", "protected" (boot log, else kvm-arm.mode=), "" if unknown. */
 void kw_host_arm64_mode(char *mode, size_t len);
+
+/*
+ * The kernel's preemption model, which decides whether a BPF trampoline (fentry/fexit) program
+ * can be preempted: "none", "voluntary", "full", "lazy" or "rt", with where it came from in src
+ * ("sched/preempt", "preempt=", "config", "uname"); "" when a PREEMPT_DYNAMIC kernel's mode
+ * cannot be read (debugfs unmounted, no config). kw_host_preemptible() says what planning
+ * assumes of it.
+ */
+void kw_host_preempt(char *model, size_t len, char *src, size_t srclen);
+bool kw_host_preemptible(const char *model);
+/*
+ * The parser behind kw_host_preempt(): uname -v (PREEMPT_RT, PREEMPT_DYNAMIC, PREEMPT), the
+ * text of debugfs' sched/preempt ("none voluntary (full) lazy"), /proc/cmdline and the kernel
+ * config (each may be NULL).
+ */
+void kw_host_preempt_of(const char *uname_v, const char *sched_preempt, const char *cmdline,
+			const char *config, char *model, size_t len, char *src, size_t srclen);
 
 /* A whole file, NUL-terminated (free() it); NULL if it cannot be read. */
 char *kw_read_file(const char *path);

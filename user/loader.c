@@ -134,12 +134,14 @@ struct loader *loader__new(const struct loader_opts *opts, int *exit_code)
 	}
 	if (!strcmp(arch, "arm64"))
 		kw_host_arm64_mode(l->kvm_mode, sizeof(l->kvm_mode));
+	kw_host_preempt(l->preempt, sizeof(l->preempt), l->preempt_src, sizeof(l->preempt_src));
 	l->planner = (struct kw_planner){
 		.opts = &l->opts,
 		.ksyms = &l->ksyms,
 		.tracefs = &l->tracefs,
 		.traceable = l->traceable,
 		.kvm_mode = l->kvm_mode,
+		.preempt = l->preempt,
 		.fentry_test = loader__fentry_test,
 		.ctx = l,
 	};

@@ -25,6 +25,12 @@ struct kw_planner {
 	const char *traceable;		  /* available_filter_functions, NULL if unreadable */
 	const char *kvm_mode;		  /* arm64: vhe, nvhe, protected; "" unknown (and on x86) */
 	/*
+	 * The preemption model (kw_host_preempt(): none, voluntary, full, lazy, rt; "" unknown).
+	 * Where the kernel can preempt a task inside a BPF trampoline program, --attach auto
+	 * takes kprobes first: see kprobe_first() in loader_plan.c.
+	 */
+	const char *preempt;
+	/*
 	 * The fentry attach test: 0 if an fentry program attaches to @func (of module @mod, "" for
 	 * the kernel's own), else -errno with why in @why.
 	 */

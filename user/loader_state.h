@@ -31,6 +31,7 @@ struct loader {
 	struct kw_tracefs tracefs;
 	char *traceable;	 /* available_filter_functions, NULL if unreadable */
 	char kvm_mode[16];	 /* arm64: vhe, nvhe, protected; "" unknown (and on x86) */
+	char preempt[16], preempt_src[16]; /* kw_host_preempt() */
 	/* planning's view of the fields above, and its attach test (loader__new()) */
 	struct kw_planner planner;
 	int loads;		 /* loader__load() calls so far */

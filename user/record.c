@@ -407,6 +407,11 @@ static json_t *meta_json(const struct kw_meta *m)
 	json_object_set_new(o, "vm_filter", a);
 	json_object_set_new(o, "visits", json_boolean(m->visits));
 	json_object_set_new(o, "attach", json_string(m->attach));
+	/* since the preemption model decides the attach mechanism; absent where not known */
+	if (m->preempt[0]) {
+		json_object_set_new(o, "preempt", json_string(m->preempt));
+		json_object_set_new(o, "preempt_source", json_string(m->preempt_src));
+	}
 	for (size_t i = 0; i < m->nparams; i++)
 		json_object_set_new(p, m->params[i].name, json_string(m->params[i].value));
 	json_object_set_new(o, "kvm_params", p);
@@ -796,6 +801,8 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	get_str(m, "command", r->meta.command, sizeof(r->meta.command));
 	get_str(m, "kvmwalk_command", r->meta.kvmwalk_command, sizeof(r->meta.kvmwalk_command));
 	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
+	get_str(m, "preempt", r->meta.preempt, sizeof(r->meta.preempt));
+	get_str(m, "preempt_source", r->meta.preempt_src, sizeof(r->meta.preempt_src));
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
 	r->meta.start_monotonic_ns = get_u64(m, "start_monotonic_ns");
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));

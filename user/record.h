@@ -168,6 +168,9 @@ struct kw_meta {
 	__u32 nvm_filter;
 	bool visits;	 /* per-entry callback probes enabled */
 	char attach[16]; /* --attach: auto, fentry, kprobe */
+	/* the preemption model (kw_host_preempt()) and where it was read, "" if not known */
+	char preempt[16];
+	char preempt_src[16];
 	size_t nparams;
 	struct kw_param *params;
 };

@@ -118,8 +118,45 @@ out:
 	ASSERT_EQ(ksyms__load(&ks, path), -ENOENT, "missing file");
 }
 
+/* The preemption model from uname -v, debugfs' sched/preempt, preempt= and the config. */
+static void test_preempt(void)
+{
+	char m[16], s[16];
+
+	kw_host_preempt_of("#1 SMP PREEMPT_DYNAMIC Debian 7.3.4-1~bpo13+1 (2026-11-15)",
+			   "none voluntary full (lazy)\n", NULL, NULL, m, sizeof(m), s, sizeof(s));
+	ASSERT_STREQ(m, "lazy", "dynamic: debugfs");
+	ASSERT_STREQ(s, "sched/preempt", "dynamic: from debugfs");
+	kw_host_preempt_of("#1 SMP PREEMPT_DYNAMIC Debian 6.12.95-1~bpo12+1 (2026-07-05)",
+			   "none (voluntary) full\n", NULL, NULL, m, sizeof(m), s, sizeof(s));
+	ASSERT_STREQ(m, "voluntary", "6.12: voluntary");
+	ASSERT_FALSE(kw_host_preemptible(m), "voluntary: not preemptible");
+	kw_host_preempt_of("#1 SMP PREEMPT_DYNAMIC Debian", NULL, "console=ttyS0 preempt=full quiet",
+			   NULL, m, sizeof(m), s, sizeof(s));
+	ASSERT_STREQ(m, "full", "dynamic: preempt= on the command line");
+	kw_host_preempt_of("#1 SMP PREEMPT_DYNAMIC Debian", NULL, "nopreempt=full",
+			   "CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PREEMPT_LAZY=y\n", m, sizeof(m), s,
+			   sizeof(s));
+	ASSERT_STREQ(m, "lazy", "dynamic: the config's default");
+	ASSERT_STREQ(s, "config", "from the config");
+	kw_host_preempt_of("#1 SMP PREEMPT_DYNAMIC Debian", NULL, NULL, NULL, m, sizeof(m), s,
+			   sizeof(s));
+	ASSERT_STREQ(m, "", "dynamic, nothing readable: unknown");
+	ASSERT_TRUE(kw_host_preemptible(m), "unknown counts as preemptible");
+	kw_host_preempt_of("#1 SMP PREEMPT Debian 7.3.4-1~bpo13+1 (2026-11-15)", NULL, NULL, NULL,
+			   m, sizeof(m), s, sizeof(s));
+	ASSERT_STREQ(m, "full", "static CONFIG_PREEMPT (arm64 7.3)");
+	kw_host_preempt_of("#1 SMP Debian 6.12.95-1~bpo12+1 (2026-07-05)", NULL, NULL, NULL, m,
+			   sizeof(m), s, sizeof(s));
+	ASSERT_STREQ(m, "none", "no PREEMPT in the version: none or voluntary");
+	kw_host_preempt_of("#1 SMP PREEMPT_RT Debian", NULL, NULL, NULL, m, sizeof(m), s,
+			   sizeof(s));
+	ASSERT_STREQ(m, "rt", "PREEMPT_RT");
+}
+
 void test_host(void)
 {
+	test_preempt();
 	test_cpu();
 	test_choice_and_mode();
 	test_files();

@@ -408,8 +408,50 @@ static void test_refused(void)
 	fixture_fini(&f);
 }
 
+/*
+ * A preemptible kernel: kprobes first under --attach auto (a preempted fentry program makes the
+ * same program's runs on that CPU skip), fentry when no kprobe attaches; --attach fentry and a
+ * voluntary kernel keep fentry first.
+ */
+static void test_preemptible(void)
+{
+	const char *why = "preemptible kernel: fentry runs could be lost";
+	struct fixture f;
+
+	if (!fixture_init(&f))
+		return;
+	f.p.preempt = "lazy";
+	kw_plan_all(&f.p, f.plan, f.uplan);
+	plan_is(&f.plan[KW_P_NOTIFIER], KW_MECH_KPROBE, "kvm_mmu_notifier_invalidate_range_start",
+		why, "lazy: kprobe though fentry attaches");
+	plan_is(&f.plan[KW_P_MM_RELEASE], KW_MECH_KPROBE, "kvm_mmu_notifier_release", why,
+		"lazy: kprobe");
+	/* only kvm_vm_ioctl, notrace here: no kprobe can attach, fentry is tested */
+	ASSERT_EQ(f.host.tests, 1, "no fentry attach test where kprobes come first");
+	/* the kernel refuses the kprobe (no CONFIG_KPROBES): fentry, saying runs can be lost */
+	ASSERT_TRUE(kw_plan_attach_refused(&f.p, KW_P_NOTIFIER, &f.plan[KW_P_NOTIFIER], -ENOENT),
+		    "refused kprobe: load again");
+	ASSERT_EQ(f.plan[KW_P_NOTIFIER].mech, KW_MECH_FENTRY, "refused kprobe: fentry");
+	ASSERT_TRUE(strstr(f.plan[KW_P_NOTIFIER].reason, "runs can be lost"), "and says so");
+	f.p.preempt = "";
+	kw_plan_all(&f.p, f.plan, f.uplan);
+	plan_is(&f.plan[KW_P_NOTIFIER], KW_MECH_KPROBE, "kvm_mmu_notifier_invalidate_range_start",
+		"preemption model unknown: fentry runs could be lost", "unknown: as preemptible");
+	f.p.preempt = "voluntary";
+	kw_plan_all(&f.p, f.plan, f.uplan);
+	plan_is(&f.plan[KW_P_NOTIFIER], KW_MECH_FENTRY, "kvm_mmu_notifier_invalidate_range_start",
+		"", "voluntary: fentry first");
+	f.p.preempt = "full";
+	f.opts.attach = KW_ATTACH_FENTRY;
+	kw_plan_all(&f.p, f.plan, f.uplan);
+	plan_is(&f.plan[KW_P_NOTIFIER], KW_MECH_FENTRY, "kvm_mmu_notifier_invalidate_range_start",
+		"", "--attach fentry: fentry, whatever the kernel");
+	fixture_fini(&f);
+}
+
 void test_loader_plan(void)
 {
+	test_preemptible();
 	test_auto();
 	test_no_tracefs();
 	test_forced();
