@@ -183,6 +183,8 @@ enum kw_counter {
 	KW_C_ZAP_EMPTY,		  /* of them, zaps that made no present leaf non-present */
 	KW_C_ZAP_EMPTY_VISITS_4K, /* 4 KiB entries visited by those (as KW_C_ZAP_VISITS_4K) */
 	KW_C_ZAP_EMPTY_NS,	  /* time in those */
+	/* a context (ioctl, fault, notifier, teardown) still open at a boundary that proves it over */
+	KW_C_CTX_HEALED,
 	KW_NR_COUNTERS,
 };
 

@@ -142,7 +142,11 @@ struct kw_task {
 	__u32 unmap_flushes;
 	__u64 unmap_flush_ns;
 	__u32 nested_unmaps; /* unmap calls inside the kvm_nested_s2_unmap in flight */
-	__u32 pad;
+	/*
+	 * bit per probe whose entry found the previous call still in flight (busy): that call's
+	 * exit was lost. A context's entry (trigger.bpf.c) reads it to end the stale context.
+	 */
+	__u32 stale;
 	__s32 split_level; /* kprobe mode: the split-walker visit in flight */
 	__u32 split_block;
 	__u64 flush_pages; /* pages of the range flush in flight */
@@ -523,8 +527,10 @@ static __always_inline struct kw_task *kw_enter(__u32 probe, __u64 size, bool ha
 		s->dropped++;
 		return NULL;
 	}
-	if (t->busy & (1U << probe))
+	if (t->busy & (1U << probe)) {
 		s->missed++; /* the previous entry never saw its exit */
+		t->stale |= 1U << probe;
+	}
 	t->start[probe] = bpf_ktime_get_ns();
 	t->busy |= 1U << probe;
 	return t;

@@ -198,12 +198,18 @@ static __always_inline void pf_ret(long ret)
 	kw_count(KW_C_PF_RET + slot, 1);
 }
 
+/*
+ * The return code is counted at every exit, also one whose entry run was lost (kw_exit() counts
+ * it missed): the outcome is known at the exit alone.
+ */
 static __always_inline void fast_pf_exit(int ret)
 {
 	struct kw_task *t;
 
-	if (kw_exit(KW_P_FAST_PF, 0, &t))
-		pf_ret(ret);
+	if (kw_skip(bpf_get_current_pid_tgid()))
+		return;
+	kw_exit(KW_P_FAST_PF, 0, &t);
+	pf_ret(ret);
 	kw_exit_done(t);
 }
 

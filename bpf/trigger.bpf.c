@@ -17,6 +17,18 @@ const volatile struct kw_hist_slots kw_hslots = {
 
 #define KVMIO 0xAE
 
+/*
+ * Attribution that heals. A context (ioctl, fault, notifier, teardown) is a depth in the task's
+ * state, raised at the entry and dropped at the exit of its probe; a run the kernel skipped (the
+ * BPF recursion guard, a kretprobe without a free instance) would leave it raised, and every
+ * later walk of the thread would go to it. Two boundaries prove such a context over:
+ * - a KVM ioctl's entry: a KVM ioctl never runs inside another one, nor inside a vCPU fault
+ *   (which runs inside KVM_RUN), an MMU-notifier callback or a VM's teardown (exit_mmap, the
+ *   last close): every context still open there is stale;
+ * - a context's own entry while its previous call is still in flight (kw_enter() marks it in
+ *   struct kw_task.stale): these contexts do not nest, so the previous exit was lost.
+ * Each stale context ended is counted (KW_C_CTX_HEALED): the report and /metrics say so.
+ */
 static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 {
 	struct kw_task *t = kw_enter(probe, 0, false);
@@ -24,9 +36,13 @@ static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 	if (!t)
 		return;
 	kw_trig_fold(t); /* the rows of the context left */
-	/* Outermost wins: kvm_vm_ioctl does not nest, but the tracepoint fallback runs around it */
-	if (!t->ioctl_depth++)
-		t->ioctl_cmd = cmd;
+	t->stale &= ~(1U << probe);
+	if (t->ioctl_depth | t->fault_depth | t->notifier_depth | t->teardown_depth) {
+		kw_count(KW_C_CTX_HEALED, 1);
+		t->fault_depth = t->notifier_depth = t->teardown_depth = 0;
+	}
+	t->ioctl_depth = 1;
+	t->ioctl_cmd = cmd;
 }
 
 /*
@@ -66,11 +82,21 @@ static __always_inline __u32 *ctx_depth(struct kw_task *t, int ctx)
 static __always_inline struct kw_task *ctx_enter(__u32 probe, int ctx)
 {
 	struct kw_task *t = kw_enter(probe, 0, false);
+	__u32 *d;
 
 	if (!t)
 		return NULL;
 	kw_trig_fold(t);
-	(*ctx_depth(t, ctx))++;
+	d = ctx_depth(t, ctx);
+	/* the previous call of this context lost its exit: its context ends here (see above) */
+	if (t->stale & (1U << probe)) {
+		t->stale &= ~(1U << probe);
+		if (*d) {
+			kw_count(KW_C_CTX_HEALED, 1);
+			*d = 0;
+		}
+	}
+	(*d)++;
 	return t;
 }
 

@@ -154,6 +154,12 @@ const struct kw_counter_desc kw_counters[KW_NR_COUNTERS] = {
 	[KW_C_ZAP_EMPTY_NS] = { .name = "zap_empty_ns",
 				.help = "Time in the zaps that zapped nothing.",
 				.ns = true },
+	[KW_C_CTX_HEALED] = { .name = "stale_contexts",
+			      .help = "Contexts (ioctl, fault, notifier, teardown) still open at a "
+				      "boundary that proves them over (their exit run was lost), "
+				      "ended there.",
+			      .compare = true,
+			      .lost = "stale contexts ended" },
 	PF_RET(0, "0"),
 	PF_RET(1, "1"),
 	PF_RET(2, "2"),
@@ -306,6 +312,11 @@ const struct kw_prom_counter_family kw_prom_counter_families[] = {
 		 { .label = "reason", .value = "walk_depth_overflow", .c = C(DEPTH_OVERFLOW) },
 		 { .label = "reason", .value = "callback_map_full", .c = C(CB_FULL) },
 		 { .label = "reason", .value = "trigger_map_full", .c = C(TRIG_FULL) } } },
+	{ .name = "kvmwalk_stale_contexts_total",
+	  .help = "Trigger contexts (ioctl, fault, notifier, teardown) still open at a boundary "
+		  "that proves them over, because a run of their exit was lost; kvmwalk ended them "
+		  "there, so later calls are not filed under them.",
+	  .s = { { .c = C(CTX_HEALED) } } },
 	{ .name = NULL },
 };
 

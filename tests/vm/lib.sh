@@ -18,6 +18,15 @@ name=$(basename "$(dirname "$0")")
 # check goes on, for checks where every failure is worth seeing at once; they end themselves.
 failures=0 first_failure="" fail_fast=1
 keep_going() { fail_fast=0; }
+# The mechanism --attach auto gives a function that fentry and kprobe can both attach to, on the
+# host of recording $1: kprobe on a preemptible kernel (full, lazy, rt, unknown), fentry on a
+# voluntary or none one (user/loader_plan.c kprobe_first()).
+auto_mech() {
+	case "$(jq -r '.meta.preempt // ""' "$1")" in
+	none | voluntary) echo fentry ;;
+	*) echo kprobe ;;
+	esac
+}
 fail() {
 	echo "$name: $* ($KW_ARCH $KW_KERNEL $KW_MODE)" >&2
 	[ "$fail_fast" = 0 ] || exit 1
