@@ -277,16 +277,19 @@ static void prog_cost(struct loader *l, struct kw_recording *r)
 		r->overhead.run_ns += info.run_time_ns;
 		r->overhead.run_cnt += info.run_cnt;
 		/*
-		 * fentry/fexit and raw_tp programs run with migration, not preemption, disabled:
-		 * another task that hits the same program on the same CPU meanwhile is skipped by
-		 * the recursion guard (bpf_prog_inc_misses_counter). Such a skipped entry shows up
-		 * as a missed exit; the count explains it.
+		 * fentry/fexit programs run with migration, not preemption, disabled: on a
+		 * preemptible kernel another task that hits the same program on the same CPU
+		 * meanwhile is skipped by the recursion guard (bpf_prog_inc_misses_counter), and
+		 * kprobe programs are skipped when another kprobe program runs on the CPU (an
+		 * interrupt). A skipped entry shows up as a missed exit; the count, per probe,
+		 * says how far its counts can be short (user/loader_plan.c kprobe_first()).
 		 */
 		r->overhead.recursion_misses += info.recursion_misses;
 		p = kw_probe_of_prog(bpf_program__name(prog));
 		if (p >= 0) {
 			r->funcs[p].bpf_runs += info.run_cnt;
 			r->funcs[p].bpf_ns += info.run_time_ns;
+			r->funcs[p].lost_runs += info.recursion_misses;
 		}
 		/* userfn.bpf.c's fe_ufnN, kp_ufnN, ...: user function N */
 		if (sscanf(bpf_program__name(prog), "%*2[a-z]_ufn%d", &p) == 1 && p >= 0 &&

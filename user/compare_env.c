@@ -297,16 +297,23 @@ static int overhead_warning(struct kw_compare *c)
 static int lost_warning(struct kw_compare *c, const struct kw_recording *r, size_t n,
 			const char *side)
 {
-	__u64 lost = 0, full = 0;
+	__u64 lost = 0, full = 0, runs = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		for (int p = 0; p < KW_NR_PROBES; p++)
 			lost += r[i].funcs[p].missed + r[i].funcs[p].dropped;
 		for (int k = KW_C_TASK_FULL; k <= KW_C_TRIG_FULL; k++)
 			full += r[i].counters[k];
+		runs += kw_recording_lost_runs(&r[i]);
 	}
-	if (!lost && !full)
+	if (!lost && !full && !runs)
 		return 0;
+	if (runs)
+		return warn(c,
+			    "%s runs lost events: %llu program runs skipped by the kernel (counts are "
+			    "lower bounds), %llu calls missed or dropped, %llu map-full counts",
+			    side, (unsigned long long)runs, (unsigned long long)lost,
+			    (unsigned long long)full);
 	return warn(c, "%s runs lost events: %llu calls missed or dropped, %llu map-full counts",
 		    side, (unsigned long long)lost, (unsigned long long)full);
 }

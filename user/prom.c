@@ -569,6 +569,15 @@ static void put_health(FILE *f, const struct kw_recording *r, const struct prom_
 {
 	const struct prom_facts *fa = o->facts;
 
+	/* a bound, not a count: the series kvmwalk counted can be short by this many runs */
+	family(f, "kvmwalk_lost_runs_total", "counter",
+	       "Runs of each probe's programs the kernel skipped (its recursion guard): that "
+	       "probe's counts are lower bounds by up to this many.");
+	for (int i = 0; i < KW_NR_PROBES; i++)
+		if (exported(r, i))
+			put_u64(f, "kvmwalk_lost_runs_total",
+				(const char *const[]){ "function", kw_probes[i].name, NULL },
+				r->funcs[i].lost_runs);
 	family(f, "kvmwalk_bpf_stats_enabled", "gauge",
 	       "1 if BPF run-time statistics are on, so the probe cost below is measured.");
 	put_u64(f, "kvmwalk_bpf_stats_enabled", NULL, r->overhead.stats_enabled);

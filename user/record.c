@@ -49,6 +49,15 @@ bool kw_plan_attached(const struct kw_plan *pl)
 	       pl->mech == KW_MECH_TRACEPOINT;
 }
 
+__u64 kw_recording_lost_runs(const struct kw_recording *r)
+{
+	__u64 n = 0;
+
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		n += r->funcs[p].lost_runs;
+	return n;
+}
+
 bool kw_recording_attached(const struct kw_recording *r, kw_probe_mask need,
 			   kw_probe_mask need_any)
 {
@@ -488,6 +497,7 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_object_set_new(o, "errors", json_integer(f->errors));
 		json_object_set_new(o, "bpf_runs", json_integer(f->bpf_runs));
 		json_object_set_new(o, "bpf_ns", json_integer(f->bpf_ns));
+		json_object_set_new(o, "lost_runs", json_integer(f->lost_runs));
 		if (d->timed)
 			json_object_set_new(o, "duration_ns", hist_json(&f->dur));
 		if (d->unit) {
@@ -847,6 +857,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		f->errors = get_u64(o, "errors");
 		f->bpf_runs = get_u64(o, "bpf_runs");
 		f->bpf_ns = get_u64(o, "bpf_ns");
+		f->lost_runs = get_u64(o, "lost_runs");
 		hist_from(json_object_get(o, "duration_ns"), &f->dur);
 		hist_from(json_object_get(o, "size"), &f->size);
 	}

@@ -45,6 +45,12 @@ struct kw_func {
 	struct kw_hist dur;
 	struct kw_hist size;
 	__u64 bpf_runs, bpf_ns;	/* run-time statistics of this probe's own programs */
+	/*
+	 * Runs of this probe's programs the kernel skipped (bpf_prog_info.recursion_misses: the
+	 * recursion guard, a program preempted or interrupted on that CPU): each may be a call not
+	 * counted, an exit not seen, a return code or a trigger row not recorded. 0: nothing lost.
+	 */
+	__u64 lost_runs;
 };
 
 struct kw_cb {
@@ -209,6 +215,9 @@ struct kw_recording {
  */
 bool kw_recording_attached(const struct kw_recording *r, kw_probe_mask need,
 			   kw_probe_mask need_any);
+
+/* The program runs of every probe the kernel skipped (kw_func.lost_runs summed). */
+__u64 kw_recording_lost_runs(const struct kw_recording *r);
 
 /* Total of the timed probes that are the outermost measured work (walks at depth 0, x86 ops). */
 __u64 kw_recording_measured_ns(const struct kw_recording *r);

@@ -157,6 +157,18 @@ static void not_attached(FILE *f, const struct kw_recording *r, int p)
 	wrap_at(f, 4, line);
 }
 
+/*
+ * Under a function whose programs lost runs (the kernel skipped them): its calls are a lower
+ * bound, by up to that many.
+ */
+static void print_lost_runs(FILE *f, const struct kw_func *fn)
+{
+	if (fn->lost_runs)
+		fprintf(f, "    %llu runs lost: calls %llu-%llu, and what they count can be short\n",
+			(unsigned long long)fn->lost_runs, (unsigned long long)fn->calls,
+			(unsigned long long)(fn->calls + fn->lost_runs));
+}
+
 static void print_funcs(FILE *f, const struct kw_recording *r)
 {
 	char c[6][16], tot[16], cnt[16];
@@ -186,6 +198,7 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 			fprintf(f, "  %-20s", name);
 		if (!kw_probes[i].timed || !h->count) {
 			fprintf(f, " %7s %7s\n", cnt, "-");
+			print_lost_runs(f, fn);
 			continue;
 		}
 		kw_fmt_ns(tot, sizeof(tot), h->sum);
@@ -197,6 +210,7 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		kw_fmt_ns(c[5], 16, h->max);
 		fprintf(f, " %7s %7s %6s %6s %6s %6s %6s %6s\n", cnt, tot, c[0], c[1], c[2], c[3],
 			c[4], c[5]);
+		print_lost_runs(f, fn);
 	}
 
 	rule(f, "Sizes");
@@ -425,9 +439,19 @@ static void print_fast_fixed(FILE *f, const struct kw_recording *r)
 {
 	long long fixed = pf_ret_count(r, "RET_PF_FIXED");
 
-	if (fixed >= 0)
+	const struct kw_func *fn = &r->funcs[KW_P_FAST_PF];
+
+	if (fixed < 0)
+		return;
+	/* a lost run of its programs may be a fixed fault not counted: a bound, not a count */
+	if (fn->lost_runs)
+		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %lld-%llu of %llu-%llu calls\n",
+			fixed, (unsigned long long)(fixed + fn->lost_runs),
+			(unsigned long long)fn->calls,
+			(unsigned long long)(fn->calls + fn->lost_runs));
+	else
 		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %lld of %llu calls\n", fixed,
-			(unsigned long long)r->funcs[KW_P_FAST_PF].calls);
+			(unsigned long long)fn->calls);
 }
 
 static json_t *fast_pf_json(const struct kw_recording *r)
@@ -443,6 +467,8 @@ static json_t *fast_pf_json(const struct kw_recording *r)
 	json_object_set_new(o, "fixed", n[0] >= 0 ? json_integer(n[0]) : json_null());
 	json_object_set_new(o, "spurious", n[1] >= 0 ? json_integer(n[1]) : json_null());
 	json_object_set_new(o, "invalid", n[2] >= 0 ? json_integer(n[2]) : json_null());
+	/* fixed (and calls) are lower bounds by up to this many: runs the kernel skipped */
+	json_object_set_new(o, "lost_runs", json_integer(r->funcs[KW_P_FAST_PF].lost_runs));
 	return o;
 }
 
@@ -680,6 +706,21 @@ static void print_hists(FILE *f, const struct kw_recording *r)
 	}
 }
 
+/* Before anything is counted: whether the counts are exact, or bounds because runs were lost. */
+static void print_lost_notice(FILE *f, const struct kw_recording *r)
+{
+	__u64 lost = kw_recording_lost_runs(r);
+
+	if (!lost)
+		return;
+	fprintf(f, "\nLost runs: the kernel skipped %llu runs of kvmwalk's programs\n"
+		   "  (attach %s%s%s). The counts of the functions that lost them are\n"
+		   "  lower bounds, by up to their lost runs (see Functions); --attach kprobe\n"
+		   "  loses none.\n",
+		(unsigned long long)lost, r->meta.attach[0] ? r->meta.attach : "?",
+		r->meta.preempt[0] ? ", preempt " : "", r->meta.preempt);
+}
+
 int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 {
 	struct kw_findings fs;
@@ -687,6 +728,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	kw_findings_compute(r, &fs);
 	print_meta(f, r, name);
 	/* the report opens with what it found, right after saying which recording it is */
+	print_lost_notice(f, r);
 	kw_findings_print(f, &fs);
 	print_plan(f, r);
 	print_funcs(f, r);
@@ -747,6 +789,8 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 			      (json_int_t)fn->missed, "dropped", (json_int_t)fn->dropped,
 			      "bpf_ns_per_run",
 			      fn->bpf_runs ? (double)fn->bpf_ns / fn->bpf_runs : 0.0);
+		/* calls (and what they count) are exact when 0, else lower bounds by up to it */
+		json_object_set_new(o, "lost_runs", json_integer(fn->lost_runs));
 		if (kw_probes[i].timed)
 			json_object_set_new(o, "duration_ns", summary(&fn->dur));
 		if (kw_probes[i].unit) {

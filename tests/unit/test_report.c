@@ -127,6 +127,41 @@ static void report_trigger_times(struct kw_recording *r)
 	r->ntrigs = ntrigs;
 }
 
+/* Runs the kernel skipped: a notice before the findings, bounds under the function, JSON. */
+static void report_lost_runs(struct kw_recording *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	r->funcs[KW_P_PGT_WALK].lost_runs = 3;
+	snprintf(r->meta.preempt, sizeof(r->meta.preempt), "lazy");
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return;
+	kw_report_text(f, r, "split.json");
+	fclose(f);
+	ASSERT_TRUE(kw_test_fits(buf, 80), "lost runs: 80 columns");
+	ASSERT_TRUE(strstr(buf, "\nLost runs: the kernel skipped 3 runs of kvmwalk's programs\n"
+				"  (attach auto, preempt lazy). "),
+		    "the notice names the runs, the attach mode and the preemption model");
+	ASSERT_TRUE(strstr(buf, "\n    3 runs lost: calls 9402-9405, and what they count can be "
+				"short\n"),
+		    "the function's calls as a bound");
+	ASSERT_TRUE(strstr(buf, "Lost runs:") < strstr(buf, "Findings:"), "before the findings");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return;
+	kw_report_json(f, r);
+	fclose(f);
+	ASSERT_TRUE(strstr(buf, "\"lost_runs\": 3"), "--json: lost_runs");
+	free(buf);
+	r->funcs[KW_P_PGT_WALK].lost_runs = 0;
+	r->meta.preempt[0] = 0;
+}
+
 void test_report(void)
 {
 	struct kw_recording r;
@@ -155,5 +190,6 @@ void test_report(void)
 	ASSERT_NEAR(kw_overhead_ns_per_run(&r), 30700000.0 / 47949, 1e-6, "ns per run");
 	report_pids(&r);
 	report_trigger_times(&r);
+	report_lost_runs(&r);
 	kw_recording_free(&r);
 }
