@@ -16,7 +16,10 @@ enum {
 static const struct argp_option options[] = {
 	{ .name = "attach", .key = OPT_ATTACH, .arg = "MODE",
 	  .doc = "auto (default): fentry/fexit where an attach test passes, else kprobe, else a "
-		 "tracepoint; fentry or kprobe: only that mechanism" },
+		 "tracepoint; on a kernel that can preempt a BPF program (preempt=full, lazy, rt, "
+		 "or unknown) kprobe first: a preempted fentry program makes other runs of it "
+		 "skip, and counts would be short (a recording says how many runs were lost); "
+		 "fentry or kprobe: only that mechanism" },
 	{ .name = "probe", .key = OPT_PROBE, .arg = "LIST",
 	  .doc = "only these probes: comma-separated names from `kvmwalk probes` (exit 6 if one "
 		 "cannot be attached) and sets: all (record's and top's default), cheap (serve's "
