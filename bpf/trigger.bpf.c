@@ -18,6 +18,25 @@ const volatile struct kw_hist_slots kw_hslots = {
 #define KVMIO 0xAE
 
 /*
+ * Test knob, not a feature (KVMWALK_TEST_LOSE_EXIT=PROBE:N, user/loader_load.c): the exit of a
+ * context probe acts as a run the kernel skipped on every call whose per-CPU count is a
+ * multiple of N, so that a test can see attribution heal (tests/vm/cases/kw-heal). 0: off, and
+ * the verifier removes the check (a frozen rodata constant).
+ */
+const volatile __u32 kw_test_lose_probe = 0; /* probe + 1 */
+const volatile __u32 kw_test_lose_every = 0;
+
+static __always_inline bool kw_test_lost(__u32 probe)
+{
+	struct kw_probe_stats *s;
+
+	if (!kw_test_lose_every || kw_test_lose_probe != probe + 1)
+		return false;
+	s = kw_stats_of(probe);
+	return s && s->calls % kw_test_lose_every == 0;
+}
+
+/*
  * Attribution that heals. A context (ioctl, fault, notifier, teardown) is a depth in the task's
  * state, raised at the entry and dropped at the exit of its probe; a run the kernel skipped (the
  * BPF recursion guard, a kretprobe without a free instance) would leave it raised, and every
@@ -59,7 +78,11 @@ static __always_inline struct kw_task *depth_exit(__u32 probe, long ret)
 
 static __always_inline void ioctl_exit(__u32 probe, long ret)
 {
-	struct kw_task *t = depth_exit(probe, ret);
+	struct kw_task *t;
+
+	if (kw_test_lost(probe))
+		return;
+	t = depth_exit(probe, ret);
 
 	if (!t)
 		return;
@@ -102,8 +125,12 @@ static __always_inline struct kw_task *ctx_enter(__u32 probe, int ctx)
 
 static __always_inline void ctx_exit(__u32 probe, long ret, int ctx)
 {
-	struct kw_task *t = depth_exit(probe, ret);
+	struct kw_task *t;
 	__u32 *d;
+
+	if (kw_test_lost(probe))
+		return;
+	t = depth_exit(probe, ret);
 
 	if (!t)
 		return;

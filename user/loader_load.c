@@ -58,6 +58,40 @@ static void set_autoload(struct loader *l)
  * hash maps (triggers, walk callbacks) so that a test can fill them on purpose and see the
  * drops counted (tests/vm/cases/kw-map-full). Said on stderr whenever it is used.
  */
+/*
+ * Test knob, not a feature: KVMWALK_TEST_LOSE_EXIT=PROBE:N makes every Nth exit of a context
+ * probe (an ioctl, guest_fault, an MMU notifier, kvm_mmu_notifier_release) act as a run the
+ * kernel skipped (bpf/trigger.bpf.c kw_test_lost()), so that tests/vm/cases/kw-heal can see the
+ * context end at the next boundary. Said on stderr whenever it is used.
+ */
+static void test_lose_exit(struct loader *l, bool say)
+{
+	const char *v = getenv("KVMWALK_TEST_LOSE_EXIT"), *colon;
+	char name[64];
+	unsigned long n = 0;
+	int p = -1;
+
+	if (!v || !*v)
+		return;
+	colon = strchr(v, ':');
+	if (colon && (size_t)(colon - v) < sizeof(name)) {
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - v), v);
+		p = kw_probe_by_name(name);
+		n = strtoul(colon + 1, NULL, 10);
+	}
+	if (p < 0 || !n || strcmp(kw_probes[p].family, "trigger")) {
+		if (say)
+			fprintf(stderr, "kvmwalk: test knob KVMWALK_TEST_LOSE_EXIT=%s ignored "
+					"(PROBE:N, PROBE a trigger probe)\n", v);
+		return;
+	}
+	l->skel->rodata->kw_test_lose_probe = p + 1;
+	l->skel->rodata->kw_test_lose_every = n;
+	if (say)
+		fprintf(stderr, "kvmwalk: test knob KVMWALK_TEST_LOSE_EXIT: every %luth exit of %s "
+				"is lost\n", n, kw_probes[p].name);
+}
+
 static void test_map_size(struct bpf_map *m, const char *env, bool say)
 {
 	const char *v = getenv(env);
@@ -147,6 +181,7 @@ int loader__configure(struct loader *l)
 	/* on every load: each opens the object afresh (said the first time) */
 	test_map_size(l->skel->maps.kw_triggers, "KVMWALK_TEST_MAX_TRIGS", l->loads == 0);
 	test_map_size(l->skel->maps.kw_walk_cbs, "KVMWALK_TEST_MAX_CBS", l->loads == 0);
+	test_lose_exit(l, l->loads == 0);
 	l->loads++;
 #if defined(__aarch64__)
 	l->skel->rodata->kw_flush_primary =
