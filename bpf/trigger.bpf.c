@@ -82,6 +82,17 @@ static __always_inline void ioctl_exit(__u32 probe, long ret)
 
 	if (kw_test_lost(probe))
 		return;
+	/*
+	 * A KVM ioctl's exit proves the contexts inside it over too (a fault inside KVM_RUN, a
+	 * notifier from reclaim inside an ioctl end before it returns): ended before the ioctl's
+	 * own row is filed, so that it goes under the ioctl.
+	 */
+	t = kw_task_get(false);
+	if (t && (t->fault_depth | t->notifier_depth | t->teardown_depth)) {
+		kw_trig_fold(t);
+		kw_count(KW_C_CTX_HEALED, 1);
+		t->fault_depth = t->notifier_depth = t->teardown_depth = 0;
+	}
 	t = depth_exit(probe, ret);
 
 	if (!t)
