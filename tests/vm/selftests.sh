@@ -22,9 +22,11 @@
 #                      adds the event kwst/NAME and enables it; with HIST-KEYS also a hist
 #                      trigger keyed so (e.g. "cmd", "ret"); fails the case (exit 10) when the
 #                      kernel refuses, with the reason from tracing/error_log
-#   witness_hist NAME EVENT KEYS
+#   witness_hist NAME EVENT KEYS [FILTER]
 #                      a hist trigger keyed by KEYS on an existing event (e.g.
-#                      syscalls/sys_enter_ioctl), saved as witness-NAME.txt like the others
+#                      syscalls/sys_enter_ioctl), saved as witness-NAME.txt like the others;
+#                      with FILTER it counts only the events that match it (ftrace's filter
+#                      syntax, "if FILTER" of the trigger)
 #   witness_save       disables the events and writes what they counted into the working folder:
 #                        witness.txt       NAME HITS MISSED, one event a line (kprobe_profile:
 #                                          a kretprobe's hits are its returns; MISSED must be 0)
@@ -56,12 +58,14 @@ witness_add() {
 }
 
 witness_hist() {
-	if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024" \
+	if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024${4:+ if $4}" \
 		>$WITNESS_TR/events/$2/trigger; then
-		echo "witness: no hist trigger on $2 ($3): $(tail -n 2 $WITNESS_TR/error_log)"
+		echo "witness: no hist trigger on $2 ($3 ${4:-}): $(tail -n 2 $WITNESS_TR/error_log)"
 		exit 10
 	fi
 	witness_events="$witness_events $1:$2:$3"
+	# the filter has spaces: kept aside, by name (removing the trigger needs it too)
+	eval "witness_filter_$1=\${4:-}"
 }
 
 witness_save() {
@@ -84,10 +88,12 @@ witness_save() {
 	for nek in $witness_events; do
 		n=${nek%%:*} e=${nek#*:}
 		k=${e#*:} e=${e%%:*}
+		eval "f=\${witness_filter_$n:-}"
 		sed -n 's/^{ *[a-z_0-9.]*: *\([^ }]*\) *} *hitcount: *\([0-9]*\).*/\1 \2/p' \
 			$WITNESS_TR/events/$e/hist >"witness-$n.txt"
 		cp $WITNESS_TR/events/$e/hist "witness-$n.hist"
-		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024" >$WITNESS_TR/events/$e/trigger
+		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024${f:+ if $f}" \
+			>$WITNESS_TR/events/$e/trigger
 	done
 	witness_names="" witness_hists="" witness_events=""
 }
