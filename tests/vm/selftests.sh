@@ -18,10 +18,12 @@
 # kprobe) counts every call whichever kvmwalk attaches. x86's KVM is a module: its functions take
 # kprobe events once it is loaded (tests/vm/init loads it before any case).
 #
-#   witness_add NAME 'p|r FUNC [FETCHARGS]' [HIST-KEYS]
+#   witness_add NAME 'p|r FUNC [FETCHARGS]' [HIST-KEYS [FILTER]]
 #                      adds the event kwst/NAME and enables it; with HIST-KEYS also a hist
-#                      trigger keyed so (e.g. "cmd", "ret"); fails the case (exit 10) when the
-#                      kernel refuses, with the reason from tracing/error_log
+#                      trigger keyed so (e.g. "cmd", "ret"), which with FILTER counts only the
+#                      hits that match it (the hits of witness.txt are all of them); fails the
+#                      case (exit 10) when the kernel refuses, with the reason from
+#                      tracing/error_log
 #   witness_hist NAME EVENT KEYS [FILTER]
 #                      a hist trigger keyed by KEYS on an existing event (e.g.
 #                      syscalls/sys_enter_ioctl), saved as witness-NAME.txt like the others;
@@ -47,7 +49,8 @@ witness_add() {
 	fi
 	witness_names="$witness_names $name"
 	if [ -n "${3:-}" ]; then
-		if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024" \
+		eval "witness_filter_$name=\${4:-}"
+		if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024${4:+ if $4}" \
 			>$WITNESS_TR/events/kwst/$name/trigger; then
 			echo "witness: no hist trigger on kwst/$name ($3): $(tail -n 2 $WITNESS_TR/error_log)"
 			exit 10
@@ -78,11 +81,13 @@ witness_save() {
 	done
 	for nk in $witness_hists; do
 		n=${nk%%:*} k=${nk#*:}
+		eval "f=\${witness_filter_$n:-}"
 		# "{ ret:          5 } hitcount:       8192" -> "5 8192"
 		sed -n 's/^{ *[a-z_0-9.]*: *\([^ }]*\) *} *hitcount: *\([0-9]*\).*/\1 \2/p' \
 			$WITNESS_TR/events/kwst/$n/hist >"witness-$n.txt"
 		cp $WITNESS_TR/events/kwst/$n/hist "witness-$n.hist"
-		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024" >$WITNESS_TR/events/kwst/$n/trigger
+		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024${f:+ if $f}" \
+			>$WITNESS_TR/events/kwst/$n/trigger
 	done
 	for n in $witness_names; do echo "-:kwst/$n" >>$WITNESS_TR/kprobe_events; done
 	for nek in $witness_events; do

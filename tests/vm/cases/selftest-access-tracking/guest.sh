@@ -49,6 +49,9 @@ arm64)
 	witness_add age_visit 'p stage2_age_walker mkold=+0(+16($arg1)):u8' mkold
 	witness_add age_visit_pte 'p stage2_age_walker lo=+8($arg1):b11@0/64' lo
 	witness_add age_visit_ret 'r stage2_age_walker ret=$retval:s32' ret
+	# the young visits of mkold calls: the leaves an age call makes old unless it returns an error
+	witness_add age_young_mkold 'p stage2_age_walker mkold=+0(+16($arg1)):u8 lo=+8($arg1):b11@0/64' \
+		mkold 'mkold == 1 && lo & 1 && lo & 1024'
 	witness_add mkyoung 'p kvm_pgtable_stage2_mkyoung'
 	witness_add abort 'p kvm_handle_guest_abort'
 	;;
