@@ -40,6 +40,14 @@ enum kw_probe {
 	KW_P_GUEST_FAULT, /* arm64 kvm_handle_guest_abort, x86 kvm_mmu_page_fault */
 	KW_P_MMU_LOCK,	  /* lock:contention_begin/end on the faulting VM's mmu_lock */
 	KW_P_MM_RELEASE,  /* kvm_mmu_notifier_release: a VM's memory torn down */
+	/* aging: the walkers of the MMU notifier's young callbacks, and those callbacks */
+	KW_P_TDP_AGE,	   /* x86 kvm_tdp_mmu_age_gfn_range: duration, gfns */
+	KW_P_TDP_TEST_AGE, /* x86 kvm_tdp_mmu_test_age_gfn: duration, gfns */
+	KW_P_S2_AGE,	   /* arm64 kvm_pgtable_stage2_test_clear_young: duration, bytes */
+	KW_P_AGE_WALKER,   /* arm64 stage2_age_walker: visits */
+	KW_P_NOTIFIER_CLEAR_FLUSH_YOUNG, /* kvm_mmu_notifier_clear_flush_young */
+	KW_P_NOTIFIER_CLEAR_YOUNG,	 /* kvm_mmu_notifier_clear_young */
+	KW_P_NOTIFIER_TEST_YOUNG,	 /* kvm_mmu_notifier_test_young */
 	KW_NR_PROBES,
 };
 
@@ -185,6 +193,25 @@ enum kw_counter {
 	KW_C_ZAP_EMPTY_NS,	  /* time in those */
 	/* a context (ioctl, fault, notifier, teardown) still open at a boundary that proves it over */
 	KW_C_CTX_HEALED,
+	/*
+	 * Aging, by call: an age call clears the Accessed bit of the young entries of its range
+	 * (x86 kvm_tdp_mmu_age_gfn_range, arm64 kvm_pgtable_stage2_test_clear_young with mkold), a
+	 * test-age call only looks (kvm_tdp_mmu_test_age_gfn, test_clear_young without mkold).
+	 * Counted at the exit of the calls seen from entry to exit; the entries are those the
+	 * call's own walk visited (x86: tdp_iter_next and the spte_changed tracepoint inside it,
+	 * arm64: stage2_age_walker inside it).
+	 */
+	KW_C_AGE_CALLS,		 /* age calls */
+	KW_C_AGE_NS,		 /* time in them */
+	KW_C_AGE_YOUNG_CALLS,	 /* of them, calls that found a young entry (returned true) */
+	KW_C_AGE_VISITS,	 /* entries visited (x86: iterator steps; arm64: leaf visits) */
+	KW_C_AGE_YOUNG,		 /* arm64: visits of a valid leaf with the Access Flag set */
+	KW_C_AGE_OLD,		 /* entries made old (their Accessed bit / Access Flag cleared) */
+	KW_C_TEST_AGE_CALLS,	 /* test-age calls */
+	KW_C_TEST_AGE_NS,	 /* time in them */
+	KW_C_TEST_AGE_YOUNG_CALLS, /* of them, calls that found a young entry (returned true) */
+	KW_C_TEST_AGE_VISITS,	 /* entries visited (as KW_C_AGE_VISITS) */
+	KW_C_TEST_AGE_YOUNG,	 /* arm64: visits of a valid leaf with the Access Flag set */
 	KW_NR_COUNTERS,
 };
 
@@ -195,6 +222,7 @@ enum kw_trigger {
 	KW_T_NOTIFIER, /* an MMU-notifier invalidation (munmap, madvise, reclaim, migration) */
 	KW_T_FAULT,    /* a vCPU stage-2 / TDP fault */
 	KW_T_TEARDOWN, /* a VM's teardown: the MMU notifier's release (VM destroyed, process exit) */
+	KW_T_AGING,    /* MMU-notifier aging: clear_flush_young, clear_young, test_young */
 	KW_NR_TRIGGERS,
 };
 

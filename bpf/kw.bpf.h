@@ -155,6 +155,19 @@ struct kw_task {
 	__u32 zap_zapped;  /* present leaves it zapped */
 	__u32 zap_pad;
 	/*
+	 * Aging: the MMU notifier's young callbacks in flight (KW_T_AGING), and what the aging
+	 * call in flight (x86 kvm_tdp_mmu_{,test_}age_gfn*, arm64 test_clear_young) did so far:
+	 * set on its entry, added to the counters at its exit (tdp.bpf.c, pgtable.bpf.c).
+	 */
+	__u32 aging_depth;
+	__u32 age_mkold;    /* arm64: the test_clear_young in flight clears the Access Flag */
+	__u32 age_visits;   /* entries its walk visited */
+	__u32 age_young;    /* arm64: of them, valid leaves with the Access Flag set */
+	__u32 age_old;	    /* entries it made old */
+	__u32 age_errors;   /* arm64: visits that returned an error (-EAGAIN: a lost cmpxchg) */
+	__u32 age_kp_young; /* arm64, kprobe mode: the stage2_age_walker visit in flight */
+	__u32 age_pad;
+	/*
 	 * Visits of the per-entry callbacks (stage2_split_walker, stage2_unmap_walker) made inside
 	 * a kvm_pgtable_walk the task is in, not yet added to kw_visits, kw_stats and kw_triggers:
 	 * a visit only increments vis[] here, kw_visits_fold() adds them up at the walk's exit.
@@ -294,6 +307,9 @@ static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
 		return KW_T_TEARDOWN;
 	if (t->notifier_depth)
 		return KW_T_NOTIFIER;
+	/* innermost: reclaim can age a page's KVM mappings inside a fault or an ioctl */
+	if (t->aging_depth)
+		return KW_T_AGING;
 	if (t->fault_depth)
 		return KW_T_FAULT;
 	if (t->ioctl_depth) {
@@ -361,7 +377,8 @@ static __always_inline void kw_trig_defer(__u32 probe, struct kw_task *t, __u64 
 {
 	__u32 p = probe;
 
-	if (!t || !(t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth)) {
+	if (!t || !(t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth |
+		    t->aging_depth)) {
 		kw_trig_add_n(probe, t, id, calls, ns);
 		return;
 	}
@@ -500,8 +517,33 @@ static __always_inline void kw_task_put(struct kw_task *t)
 	kw_visits_fold(t);
 	kw_iter_fold(t);
 	if (t->last_op && !t->busy && !t->walk_depth && !t->ioctl_depth && !t->notifier_depth &&
-	    !t->fault_depth && !t->teardown_depth)
+	    !t->fault_depth && !t->teardown_depth && !t->aging_depth)
 		t->last_op = 0;
+}
+
+/* An aging call's entry (tdp.bpf.c, pgtable.bpf.c): nothing of it visited yet. */
+static __always_inline void kw_age_start(struct kw_task *t, bool mkold)
+{
+	t->age_mkold = mkold;
+	t->age_visits = 0;
+	t->age_young = 0;
+	t->age_old = 0;
+}
+
+/*
+ * An aging call's exit, seen from its entry (@ns not 0): its counters, by kind (@age: it clears
+ * what it finds young; else it only tests), with what its walk did (struct kw_task.age_*).
+ */
+static __always_inline void kw_age_done(struct kw_task *t, bool age, __u64 ns, bool young)
+{
+	kw_count(age ? KW_C_AGE_CALLS : KW_C_TEST_AGE_CALLS, 1);
+	kw_count(age ? KW_C_AGE_NS : KW_C_TEST_AGE_NS, ns);
+	if (young)
+		kw_count(age ? KW_C_AGE_YOUNG_CALLS : KW_C_TEST_AGE_YOUNG_CALLS, 1);
+	kw_count(age ? KW_C_AGE_VISITS : KW_C_TEST_AGE_VISITS, t->age_visits);
+	kw_count(age ? KW_C_AGE_YOUNG : KW_C_TEST_AGE_YOUNG, t->age_young);
+	if (age)
+		kw_count(KW_C_AGE_OLD, t->age_old);
 }
 
 /*

@@ -16,6 +16,10 @@
  *   that the loader marks them unavailable and never loads these programs.
  * - kvm_nested_s2_unmap (arch/arm64/kvm/nested.c) exists only in kernels with nested stage-2
  *   MMUs (it arrived with them, 6.11); elsewhere the loader marks it unavailable.
+ * - kvm_pgtable_stage2_test_clear_young and stage2_age_walker exist from 6.5 (df6556adf27b
+ *   "KVM: arm64: Correctly handle page aging notifiers for unaligned memslot"; before, aging was
+ *   kvm_pgtable_stage2_mkold / kvm_pgtable_stage2_is_young of one page, through
+ *   stage2_attr_walker): the loader marks them unavailable there.
  */
 #include "kw.bpf.h"
 
@@ -23,6 +27,7 @@
 const volatile __u32 kw_flush_primary = KW_P_TLB_FLUSH_RANGE;
 
 #define KVM_PTE_VALID 1ULL
+#define KVM_PTE_LEAF_ATTR_LO_S2_AF (1ULL << 10)
 #define KVM_PGTABLE_LAST_LEVEL 3
 #define KVM_PGTABLE_WALK_LEAF 1
 #define KVM_PGTABLE_WALK_TABLE_POST 4
@@ -102,7 +107,8 @@ static __always_inline void walk_exit(long ret)
 	 * state while the walks that follow have the same key (kw_cb_fold()), a hash lookup per run
 	 * of walks instead of per walk. Others (nested walks, kernel threads) are added at once.
 	 */
-	if (!d && (t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth)) {
+	if (!d && (t->ioctl_depth | t->notifier_depth | t->fault_depth | t->teardown_depth |
+		   t->aging_depth)) {
 		if (t->cb_val.calls &&
 		    (t->cb_key.cb != k.cb || t->cb_key.flags != k.flags || t->cb_key.depth))
 			kw_cb_fold(t);
@@ -474,3 +480,139 @@ KW_PROBE(flush, kvm_tlb_flush_vmid_range, flush_enter(KW_P_TLB_FLUSH_RANGE, size
 	 flush_exit(KW_P_TLB_FLUSH_RANGE), void *mmu, __u64 addr, __u64 size)
 KW_PROBE(hyp_flush, __kvm_tlb_flush_vmid_range, flush_enter(KW_P_HYP_FLUSH_RANGE, pages),
 	 flush_exit(KW_P_HYP_FLUSH_RANGE), void *mmu, __u64 start, __u64 pages)
+
+/* ---- aging: kvm_pgtable_stage2_test_clear_young and stage2_age_walker ----------------------- */
+
+/*
+ * bool kvm_pgtable_stage2_test_clear_young(struct kvm_pgtable *, u64 addr, u64 size, bool mkold):
+ * kvm_age_gfn() (mkold: the MMU notifier's clear_flush_young / clear_young) and
+ * kvm_test_age_gfn() (test_young) call it once per memslot range; it is one kvm_pgtable_walk
+ * with stage2_age_walker, KVM_PGTABLE_WALK_LEAF, and returns whether a visit found a young
+ * leaf. Per call, seen from entry to exit (kw_age_done()): its calls, time, bytes, the calls
+ * that returned true, and its walker's visits, young leaves and leaves made old, split by mkold
+ * into age and test-age counters. @mkold is a bool in a 64-bit argument slot whose upper bits
+ * the caller need not clear: only its low byte is read.
+ */
+static __always_inline void s2_age_enter(__u64 size, bool mkold)
+{
+	struct kw_task *t = kw_enter(KW_P_S2_AGE, size, true);
+
+	if (t)
+		kw_age_start(t, mkold);
+}
+
+/*
+ * Its walker's visits were counted in the task (age_visit()); they go to stage2_age_walker's own
+ * calls and trigger row here, once per call.
+ */
+static __always_inline void s2_age_exit(bool young)
+{
+	struct kw_probe_stats *s;
+	struct kw_task *t;
+	__u64 ns = kw_exit(KW_P_S2_AGE, 0, &t);
+
+	if (!t)
+		return;
+	kw_age_done(t, t->age_mkold, ns, young);
+	if (t->age_visits && (s = kw_stats_of(KW_P_AGE_WALKER))) {
+		s->calls += t->age_visits;
+		s->errors += t->age_errors;
+		kw_trig_defer(KW_P_AGE_WALKER, t, bpf_get_current_pid_tgid(), t->age_visits, 0);
+	}
+	t->age_visits = 0;
+	t->age_errors = 0;
+	kw_exit_done(t);
+}
+
+KW_PROBE(s2_age, kvm_pgtable_stage2_test_clear_young, s2_age_enter(size, (__u8)mkold),
+	 s2_age_exit((__u8)ret), void *pgt, __u64 addr, __u64 size, __u64 mkold)
+
+/*
+ * stage2_age_walker(const struct kvm_pgtable_visit_ctx *, enum kvm_pgtable_walk_flags), always
+ * with the visit context (it arrived after dfc7a7769ab7), called for every leaf entry of the
+ * range, valid or not. It finds a leaf young when it is valid and its Access Flag
+ * (KVM_PTE_LEAF_ATTR_LO_S2_AF) is set, and with mkold clears the flag with stage2_try_set_pte():
+ * it returns 0 when that succeeded (always, while mmu_lock is held for write), -EAGAIN when a
+ * concurrent update won. So, exactly: a visit is one call; young is decided on ctx->old, which
+ * the walker never changes; made old is young, mkold and a return of 0. A visit outside a
+ * tracked test_clear_young (the probe off, attached mid-call) counts in the walker's calls only.
+ */
+static __always_inline void age_visit(struct kw_task *t, bool young, long ret)
+{
+	struct kw_probe_stats *s;
+
+	if (t && (t->busy & (1U << KW_P_S2_AGE))) {
+		t->age_visits++;
+		if (young) {
+			t->age_young++;
+			if (t->age_mkold && !ret)
+				t->age_old++;
+		}
+		if (ret < 0)
+			t->age_errors++;
+		return;
+	}
+	s = kw_stats_of(KW_P_AGE_WALKER);
+	if (s) {
+		s->calls++;
+		if (ret < 0)
+			s->errors++;
+	}
+	kw_trig_defer(KW_P_AGE_WALKER, t, bpf_get_current_pid_tgid(), 1, 0);
+}
+
+static __always_inline bool age_young(__u64 old)
+{
+	return (old & KVM_PTE_VALID) && (old & KVM_PTE_LEAF_ATTR_LO_S2_AF);
+}
+
+SEC("fexit/stage2_age_walker")
+int BPF_PROG(fx_age_walker, const struct kvm_pgtable_visit_ctx *c, int visit, int ret)
+{
+	if (kw_skip_cur())
+		return 0;
+	age_visit(kw_task_get(false), age_young(c->old), ret);
+	return 0;
+}
+
+/* kprobe mode: the entry reads the visit, the return classifies it (as stage2_split_walker). */
+SEC("kprobe/stage2_age_walker")
+int BPF_KPROBE(kp_age_walker, const struct kvm_pgtable_visit_ctx *c)
+{
+	struct kw_task *t;
+
+	if (kw_skip_cur())
+		return 0;
+	t = kw_task_get(true);
+	if (!t) {
+		struct kw_probe_stats *s = kw_stats_of(KW_P_AGE_WALKER);
+
+		if (s)
+			s->dropped++;
+		return 0;
+	}
+	t->age_kp_young = age_young(BPF_CORE_READ(c, old));
+	t->busy |= 1U << KW_P_AGE_WALKER;
+	return 0;
+}
+
+/* No kw_task_put() here, as for stage2_split_walker: the enclosing call's exit does it. */
+SEC("kretprobe/stage2_age_walker")
+int BPF_KRETPROBE(kr_age_walker, int ret)
+{
+	struct kw_task *t;
+
+	if (kw_skip_cur())
+		return 0;
+	t = kw_task_get(false);
+	if (!t || !(t->busy & (1U << KW_P_AGE_WALKER))) {
+		struct kw_probe_stats *s = kw_stats_of(KW_P_AGE_WALKER);
+
+		if (s)
+			s->missed++;
+		return 0;
+	}
+	t->busy &= ~(1U << KW_P_AGE_WALKER);
+	age_visit(t, t->age_kp_young, ret);
+	return 0;
+}

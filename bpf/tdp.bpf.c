@@ -10,6 +10,8 @@
  *   bool kvm_tdp_mmu_zap_leafs(struct kvm *, gfn_t start, gfn_t end, bool flush)  (6.1 also
  *       takes as_id and can_yield; only the duration is read)
  *   static int fast_page_fault(struct kvm_vcpu *, struct kvm_page_fault *)
+ *   bool kvm_tdp_mmu_age_gfn_range(struct kvm *, struct kvm_gfn_range *), and the same for
+ *       kvm_tdp_mmu_test_age_gfn
  *
  * Debian's 6.1 inlines fast_page_fault (it is not in /proc/kallsyms); the loader then falls back
  * to the kvmmmu:fast_page_fault tracepoint, which fires only for faults past
@@ -21,6 +23,9 @@
 #define SPTE_MMU_PRESENT (1ULL << 11)
 #define SPTE_PAGE_SIZE (1ULL << 7)
 #define PG_LEVEL_4K 1
+
+/* an aging call in flight: tdp_iter_next steps are its visits (kvm_tdp_mmu_age_gfn_range) */
+#define KW_TDP_AGE_BUSY ((1U << KW_P_TDP_AGE) | (1U << KW_P_TDP_TEST_AGE))
 
 /* ---- tdp_mmu_zap_leafs: duration, gfns in range, leaves zapped ------------------------------- */
 
@@ -85,7 +90,14 @@ int BPF_PROG(rt_spte_changed, int as_id, __u64 gfn, int level, __u64 old_spte, _
 	if (s)
 		s->calls++;
 	t = kw_task_get(false);
-	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
+	if (!t)
+		return 0;
+	/* inside kvm_tdp_mmu_age_gfn_range: an entry made old (below) */
+	if (t->busy & (1U << KW_P_TDP_AGE)) {
+		t->age_old++;
+		return 0;
+	}
+	if (!(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
 		return 0;
 	if ((old_spte & SPTE_MMU_PRESENT) &&
 	    (level == PG_LEVEL_4K || (old_spte & SPTE_PAGE_SIZE)) && !(new_spte & SPTE_MMU_PRESENT)) {
@@ -121,7 +133,14 @@ static __always_inline void iter_next(bool yielded, int level)
 	if (kw_skip_cur())
 		return;
 	t = kw_task_get(false);
-	if (!t || !(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
+	if (!t)
+		return;
+	/* an aging call's entries visited (below), not the zap's: an aging walk never zaps */
+	if (t->busy & KW_TDP_AGE_BUSY) {
+		t->age_visits++;
+		return;
+	}
+	if (!(t->busy & (1U << KW_P_TDP_ZAP_LEAFS)))
 		return;
 	t->iter_calls++;
 	if (yielded)
@@ -234,3 +253,54 @@ int BPF_PROG(rt_fast_pf, void *vcpu, void *fault, void *sptep, __u64 old, int re
 	pf_ret(ret);
 	return 0;
 }
+
+/* ---- aging: kvm_tdp_mmu_age_gfn_range and kvm_tdp_mmu_test_age_gfn -------------------------- */
+
+/*
+ * kvm_age_gfn() / kvm_test_age_gfn() (mmu.c) call these once per memslot range of an MMU
+ * notifier's clear_flush_young / clear_young (age) or test_young (test). Both walk the leaf SPTEs
+ * of the range in each valid root (tdp_root_for_each_leaf_pte, a for_each_tdp_pte loop that
+ * never yields). An age call clears the Accessed bit of each leaf that has it; a test call only
+ * looks. Per call, seen from entry to exit (kw_age_done()):
+ *   - calls, time, gfns of the range (the size), calls that returned true (found a young leaf):
+ *     the probe itself, exact;
+ *   - entries visited: tdp_iter_next calls while the call is in flight (iter_next() above): each
+ *     iteration of the loop, at every level, present or not, ends with one, and nothing else
+ *     steps an iterator inside the call. Since the walk never yields, each step is one entry
+ *     visited, exactly. One entry is not stepped past: the young leaf at which a test call
+ *     returns at once, as __kvm_tdp_mmu_age_gfn_range() does after 6.12 (6.1 and 6.12 test
+ *     every leaf of the range);
+ *   - entries made old (age calls): kvmmmu:kvm_tdp_mmu_spte_changed events while the call is in
+ *     flight (rt_spte_changed()). It fires once per leaf whose Accessed bit the call cleared
+ *     (6.1 through tdp_mmu_set_spte_no_acc_track()'s handle_changed_spte(), 6.12 in
+ *     age_gfn_range(), 7.3 in kvm_tdp_mmu_age_spte() when its cmpxchg won), and no other SPTE
+ *     write happens inside an age call: exact.
+ * Not counted on x86: how many leaves a call found young. 7.3 ages without mmu_lock and inlines
+ * kvm_tdp_mmu_age_spte(); a young leaf whose cmpxchg lost to a concurrent writer is neither
+ * made old nor traced, and the lost cmpxchg overwrites iter->old_spte, so no probe at the
+ * entry of tdp_iter_next can see the value the call tested. The calls that found one are
+ * counted (above); per entry only what was made old.
+ */
+static __always_inline void age_enter(__u32 probe, struct kvm_gfn_range *r)
+{
+	__u64 n = BPF_CORE_READ(r, end) - BPF_CORE_READ(r, start);
+	struct kw_task *t = kw_enter(probe, n, true);
+
+	if (t)
+		kw_age_start(t, false);
+}
+
+static __always_inline void age_exit(__u32 probe, bool young)
+{
+	struct kw_task *t;
+	__u64 ns = kw_exit(probe, 0, &t);
+
+	if (ns)
+		kw_age_done(t, probe == KW_P_TDP_AGE, ns, young);
+	kw_exit_done(t);
+}
+
+KW_PROBE(tdp_age, kvm_tdp_mmu_age_gfn_range, age_enter(KW_P_TDP_AGE, range),
+	 age_exit(KW_P_TDP_AGE, (__u8)ret), void *kvm, struct kvm_gfn_range *range)
+KW_PROBE(tdp_test_age, kvm_tdp_mmu_test_age_gfn, age_enter(KW_P_TDP_TEST_AGE, range),
+	 age_exit(KW_P_TDP_TEST_AGE, (__u8)ret), void *kvm, struct kvm_gfn_range *range)

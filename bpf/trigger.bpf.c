@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Trigger family: what the task was doing when a walker ran. A KVM ioctl on a VM or vCPU fd, an
- * MMU-notifier invalidation, or a vCPU fault; the innermost of these wins (a fault inside
- * KVM_RUN is a fault). Both arches.
+ * MMU-notifier invalidation or aging callback, a VM's teardown, or a vCPU fault; the innermost
+ * of these wins (a fault inside KVM_RUN is a fault). Both arches.
  */
 #include "kw.bpf.h"
 
@@ -42,8 +42,8 @@ static __always_inline bool kw_test_lost(__u32 probe)
  * BPF recursion guard, a kretprobe without a free instance) would leave it raised, and every
  * later walk of the thread would go to it. Two boundaries prove such a context over:
  * - a KVM ioctl's entry: a KVM ioctl never runs inside another one, nor inside a vCPU fault
- *   (which runs inside KVM_RUN), an MMU-notifier callback or a VM's teardown (exit_mmap, the
- *   last close): every context still open there is stale;
+ *   (which runs inside KVM_RUN), an MMU-notifier callback (invalidation or aging) or a VM's
+ *   teardown (exit_mmap, the last close): every context still open there is stale;
  * - a context's own entry while its previous call is still in flight (kw_enter() marks it in
  *   struct kw_task.stale): these contexts do not nest, so the previous exit was lost.
  * Each stale context ended is counted (KW_C_CTX_HEALED): the report and /metrics say so.
@@ -56,9 +56,10 @@ static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 		return;
 	kw_trig_fold(t); /* the rows of the context left */
 	t->stale &= ~(1U << probe);
-	if (t->ioctl_depth | t->fault_depth | t->notifier_depth | t->teardown_depth) {
+	if (t->ioctl_depth | t->fault_depth | t->notifier_depth | t->teardown_depth |
+	    t->aging_depth) {
 		kw_count(KW_C_CTX_HEALED, 1);
-		t->fault_depth = t->notifier_depth = t->teardown_depth = 0;
+		t->fault_depth = t->notifier_depth = t->teardown_depth = t->aging_depth = 0;
 	}
 	t->ioctl_depth = 1;
 	t->ioctl_cmd = cmd;
@@ -88,10 +89,10 @@ static __always_inline void ioctl_exit(__u32 probe, long ret)
 	 * own row is filed, so that it goes under the ioctl.
 	 */
 	t = kw_task_get(false);
-	if (t && (t->fault_depth | t->notifier_depth | t->teardown_depth)) {
+	if (t && (t->fault_depth | t->notifier_depth | t->teardown_depth | t->aging_depth)) {
 		kw_trig_fold(t);
 		kw_count(KW_C_CTX_HEALED, 1);
-		t->fault_depth = t->notifier_depth = t->teardown_depth = 0;
+		t->fault_depth = t->notifier_depth = t->teardown_depth = t->aging_depth = 0;
 	}
 	t = depth_exit(probe, ret);
 
@@ -104,12 +105,13 @@ static __always_inline void ioctl_exit(__u32 probe, long ret)
 }
 
 /* The contexts a task can be in besides an ioctl, each with its depth in struct kw_task. */
-enum { CTX_FAULT, CTX_NOTIFIER, CTX_TEARDOWN };
+enum { CTX_FAULT, CTX_NOTIFIER, CTX_TEARDOWN, CTX_AGING };
 
 static __always_inline __u32 *ctx_depth(struct kw_task *t, int ctx)
 {
 	return ctx == CTX_NOTIFIER ? &t->notifier_depth
 	       : ctx == CTX_TEARDOWN ? &t->teardown_depth
+	       : ctx == CTX_AGING    ? &t->aging_depth
 				     : &t->fault_depth;
 }
 
@@ -214,6 +216,24 @@ KW_PROBE(notifier, kvm_mmu_notifier_invalidate_range_start, ctx_enter(KW_P_NOTIF
  */
 KW_PROBE(mm_release, kvm_mmu_notifier_release, ctx_enter(KW_P_MM_RELEASE, CTX_TEARDOWN),
 	 ctx_exit(KW_P_MM_RELEASE, 0, CTX_TEARDOWN))
+
+/*
+ * The MMU notifier's aging callbacks (virt/kvm/kvm_main.c), each one call of the arch's
+ * kvm_age_gfn() / kvm_test_age_gfn() per memslot its range overlaps, where the aging walks run
+ * (x86 kvm_tdp_mmu_age_gfn_range / kvm_tdp_mmu_test_age_gfn, arm64
+ * kvm_pgtable_stage2_test_clear_young). Called by reclaim and MGLRU (folio_referenced(), the
+ * lru_gen mm walk), page_idle, DAMON and khugepaged, in whatever task runs them (kswapd, a
+ * debugfs write, a fault's direct reclaim): their walks are KW_T_AGING, not "other".
+ *   clear_flush_young(mn, mm, unsigned long start, unsigned long end), clear_young(mn, mm,
+ *   start, end), test_young(mn, mm, unsigned long address): int in 6.12, bool in 7.3, not read.
+ */
+KW_PROBE(clear_flush_young, kvm_mmu_notifier_clear_flush_young,
+	 ctx_enter(KW_P_NOTIFIER_CLEAR_FLUSH_YOUNG, CTX_AGING),
+	 ctx_exit(KW_P_NOTIFIER_CLEAR_FLUSH_YOUNG, 0, CTX_AGING))
+KW_PROBE(clear_young, kvm_mmu_notifier_clear_young, ctx_enter(KW_P_NOTIFIER_CLEAR_YOUNG, CTX_AGING),
+	 ctx_exit(KW_P_NOTIFIER_CLEAR_YOUNG, 0, CTX_AGING))
+KW_PROBE(test_young, kvm_mmu_notifier_test_young, ctx_enter(KW_P_NOTIFIER_TEST_YOUNG, CTX_AGING),
+	 ctx_exit(KW_P_NOTIFIER_TEST_YOUNG, 0, CTX_AGING))
 
 /*
  * The vCPU fault handler; the loader points these at kvm_handle_guest_abort (arm64) or

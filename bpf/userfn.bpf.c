@@ -2,11 +2,12 @@
 /*
  * User-named functions: `kvmwalk record --count FUNC` counts the calls of any traceable kernel
  * function, `--time FUNC` also times them, per trigger (bpf/kw.bpf.h's attribution: ioctl,
- * mmu_notifier, vcpu_fault, vm_teardown, other) and per process. A slot per function; each slot has
- * its own programs, written once by the UFN() macro below: an fentry/fexit pair, retargeted by
- * the loader with bpf_program__set_attach_target() before load, and a kprobe/kretprobe pair,
- * attached by name. The loader turns off the programs of unused slots and of the mechanism it
- * did not choose, and the exit program of a slot that is only counted.
+ * mmu_notifier, mmu_notifier_age, vcpu_fault, vm_teardown, other) and per process. A slot per
+ * function; each slot has its own programs, written once by the UFN() macro below: an
+ * fentry/fexit pair, retargeted by the loader with bpf_program__set_attach_target() before load,
+ * and a kprobe/kretprobe pair, attached by name. The loader turns off the programs of unused
+ * slots and of the mechanism it did not choose, and the exit program of a slot that is only
+ * counted.
  *
  * Why one program per slot rather than one kprobe with bpf_get_attach_cookie(): fentry programs
  * are verified against their target's BTF, so each target needs a program of its own anyway,

@@ -13,6 +13,8 @@
 #define BIT(p) KW_PROBE_BIT(KW_P_##p)
 /* either range TLB flush probe: kvm_tlb_flush_vmid_range or __kvm_tlb_flush_vmid_range (VHE) */
 #define FLUSH_PROBES (BIT(TLB_FLUSH_RANGE) | BIT(HYP_FLUSH_RANGE))
+/* the aging calls: x86 age and test-age, arm64 test_clear_young (both kinds) */
+#define AGE_PROBES (BIT(TDP_AGE) | BIT(TDP_TEST_AGE) | BIT(S2_AGE))
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -160,6 +162,33 @@ const struct kw_counter_desc kw_counters[KW_NR_COUNTERS] = {
 				      "ended there.",
 			      .compare = true,
 			      .lost = "stale contexts ended" },
+	/* aging: the walkers of the MMU notifier's young callbacks */
+	[KW_C_AGE_CALLS] = { .name = "age_calls",
+			     .help = "Aging calls that clear what they find young (x86 "
+				     "kvm_tdp_mmu_age_gfn_range, arm64 test_clear_young with mkold)." },
+	[KW_C_AGE_NS] = { .name = "age_ns", .help = "Time in those calls.", .ns = true },
+	[KW_C_AGE_YOUNG_CALLS] = { .name = "age_young_calls",
+				   .help = "Of them, the calls that found a young entry." },
+	[KW_C_AGE_VISITS] = { .name = "age_visits",
+			      .help = "Entries their walks visited (x86: tdp_iter_next steps, arm64: "
+				      "stage2_age_walker visits)." },
+	[KW_C_AGE_YOUNG] = { .name = "age_young",
+			     .help = "arm64: of those visits, valid leaves with the Access Flag "
+				     "set." },
+	[KW_C_AGE_OLD] = { .name = "age_made_old",
+			   .help = "Entries those calls made old (Accessed bit or Access Flag "
+				   "cleared)." },
+	[KW_C_TEST_AGE_CALLS] = { .name = "test_age_calls",
+				  .help = "Aging calls that only test (x86 kvm_tdp_mmu_test_age_gfn, "
+					  "arm64 test_clear_young without mkold)." },
+	[KW_C_TEST_AGE_NS] = { .name = "test_age_ns", .help = "Time in those calls.", .ns = true },
+	[KW_C_TEST_AGE_YOUNG_CALLS] = { .name = "test_age_young_calls",
+					.help = "Of them, the calls that found a young entry." },
+	[KW_C_TEST_AGE_VISITS] = { .name = "test_age_visits",
+				   .help = "Entries their walks visited (as age_visits)." },
+	[KW_C_TEST_AGE_YOUNG] = { .name = "test_age_young",
+				  .help = "arm64: of those visits, valid leaves with the Access Flag "
+					  "set." },
 	PF_RET(0, "0"),
 	PF_RET(1, "1"),
 	PF_RET(2, "2"),
@@ -304,6 +333,39 @@ const struct kw_prom_counter_family kw_prom_counter_families[] = {
 	  .kind = KW_PF_BY_PF_RET,
 	  .need = BIT(FAST_PF),
 	  .base = C(PF_RET) },
+	/* aging (both arches): the age and test-age walks of the MMU notifier's young callbacks */
+	{ .name = "kvmwalk_aging_calls_total",
+	  .help = "Aging walks by call: age (clear what is young) or test_age (only look); x86 "
+		  "kvm_tdp_mmu_{age_gfn_range,test_age_gfn}, arm64 kvm_pgtable_stage2_test_clear_young.",
+	  .need_any = AGE_PROBES,
+	  .s = { { .label = "call", .value = "age", .c = C(AGE_CALLS) },
+		 { .label = "call", .value = "test_age", .c = C(TEST_AGE_CALLS) } } },
+	{ .name = "kvmwalk_aging_young_calls_total",
+	  .help = "Aging walks that found a young entry, by call.",
+	  .need_any = AGE_PROBES,
+	  .s = { { .label = "call", .value = "age", .c = C(AGE_YOUNG_CALLS) },
+		 { .label = "call", .value = "test_age", .c = C(TEST_AGE_YOUNG_CALLS) } } },
+	{ .name = "kvmwalk_aging_seconds_total",
+	  .help = "Time in aging walks, by call.",
+	  .seconds = true,
+	  .need_any = AGE_PROBES,
+	  .s = { { .label = "call", .value = "age", .c = C(AGE_NS) },
+		 { .label = "call", .value = "test_age", .c = C(TEST_AGE_NS) } } },
+	{ .name = "kvmwalk_aging_visits_total",
+	  .help = "Entries visited by aging walks, by call (x86: TDP iterator steps, arm64: "
+		  "stage2_age_walker leaf visits).",
+	  .need_any = BIT(TDP_ITER_NEXT) | BIT(AGE_WALKER),
+	  .s = { { .label = "call", .value = "age", .c = C(AGE_VISITS) },
+		 { .label = "call", .value = "test_age", .c = C(TEST_AGE_VISITS) } } },
+	{ .name = "kvmwalk_aging_made_old_total",
+	  .help = "Entries aging walks made old (Accessed bit or Access Flag cleared).",
+	  .need_any = BIT(SPTE_CHANGED) | BIT(AGE_WALKER),
+	  .s = { { .c = C(AGE_OLD) } } },
+	{ .name = "kvmwalk_aging_young_entries_total",
+	  .help = "arm64: valid leaves aging walks found with the Access Flag set, by call.",
+	  .need = BIT(AGE_WALKER),
+	  .s = { { .label = "call", .value = "age", .c = C(AGE_YOUNG) },
+		 { .label = "call", .value = "test_age", .c = C(TEST_AGE_YOUNG) } } },
 	/* both: what kvmwalk lost */
 	{ .name = "kvmwalk_dropped_events_total",
 	  .help = "Events the BPF programs could not record, by reason (a bounded map was full, "
@@ -406,6 +468,48 @@ const struct kw_report_section kw_report_sections[] = {
 				     { .c = C(ZAP_YIELDS), .label = "mmu_lock yields", .key = "yields" } } },
 		},
 	},
+	{
+		/*
+		 * Both arches (no .arch): the walks of the MMU notifier's young callbacks, by kind.
+		 * Entries found young are counted per entry on arm64 only (bpf/tdp.bpf.c says why),
+		 * so that line comes last.
+		 */
+		.title = "Aging (MMU-notifier young callbacks)",
+		.json = "aging",
+		.probe = P(NOTIFIER_CLEAR_YOUNG),
+		.nonzero = C(AGE_CALLS),
+		.lines = {
+			{ .prefix = "age: ",
+			  .items = { { .c = C(AGE_CALLS), .label = "calls", .key = "age_calls",
+				       .time = C(AGE_NS), .time_key = "age_ns" },
+				     { .c = C(AGE_YOUNG_CALLS), .label = "found young",
+				       .key = "age_young_calls" } } },
+			{ .prefix = "test age: ",
+			  .items = { { .c = C(TEST_AGE_CALLS), .label = "calls", .key = "test_age_calls",
+				       .time = C(TEST_AGE_NS), .time_key = "test_age_ns" },
+				     { .c = C(TEST_AGE_YOUNG_CALLS), .label = "found young",
+				       .key = "test_age_young_calls" } } },
+			{ .need_any = BIT(TDP_ITER_NEXT) | BIT(AGE_WALKER),
+			  .missing = "entries visited not measured (tdp_iter_next or "
+				     "stage2_age_walker not attached)",
+			  .items = { { .c = C(AGE_VISITS), .label = "entries visited: age", .key = "age_visits",
+				       .per = C(AGE_CALLS), .per_label = "per call",
+				       .per_key = "age_visits_per_call" },
+				     { .c = C(TEST_AGE_VISITS), .label = "test age", .key = "test_age_visits",
+				       .per = C(TEST_AGE_CALLS), .per_label = "per call",
+				       .per_key = "test_age_visits_per_call" } } },
+			{ .need_any = BIT(SPTE_CHANGED) | BIT(AGE_WALKER),
+			  .missing = "entries made old not measured (kvm_tdp_mmu_spte_changed or "
+				     "stage2_age_walker not attached)",
+			  .items = { { .c = C(AGE_OLD), .label = "age: entries made old", .key = "age_made_old",
+				       .per = C(AGE_CALLS), .per_label = "per call",
+				       .per_key = "age_made_old_per_call" } } },
+			{ .need_any = BIT(AGE_WALKER),
+			  .missing = "entries found young: counted by stage2_age_walker (arm64) only",
+			  .items = { { .c = C(AGE_YOUNG), .label = "entries found young: age", .key = "age_young" },
+				     { .c = C(TEST_AGE_YOUNG), .label = "test age", .key = "test_age_young" } } },
+		},
+	},
 	{ .json = NULL },
 };
 
@@ -439,5 +543,31 @@ const struct kw_compare_counter_row kw_compare_counter_rows[] = {
 	  .metric = "zapped/zap",
 	  .c = C(ZAP_ZAPPED),
 	  .per_calls = P(TDP_ZAP_LEAFS) },
+	/* aging: per age call, where the probe that counts the entries was attached in every run */
+	{ .probe = KW_P_TDP_AGE,
+	  .metric = "visits/age",
+	  .c = C(AGE_VISITS),
+	  .per_counter = C(AGE_CALLS),
+	  .needs_everywhere = P(TDP_ITER_NEXT) },
+	{ .probe = KW_P_TDP_AGE,
+	  .metric = "made old/age",
+	  .c = C(AGE_OLD),
+	  .per_counter = C(AGE_CALLS),
+	  .needs_everywhere = P(SPTE_CHANGED) },
+	{ .probe = KW_P_S2_AGE,
+	  .metric = "visits/age",
+	  .c = C(AGE_VISITS),
+	  .per_counter = C(AGE_CALLS),
+	  .needs_everywhere = P(AGE_WALKER) },
+	{ .probe = KW_P_S2_AGE,
+	  .metric = "young/age",
+	  .c = C(AGE_YOUNG),
+	  .per_counter = C(AGE_CALLS),
+	  .needs_everywhere = P(AGE_WALKER) },
+	{ .probe = KW_P_S2_AGE,
+	  .metric = "made old/age",
+	  .c = C(AGE_OLD),
+	  .per_counter = C(AGE_CALLS),
+	  .needs_everywhere = P(AGE_WALKER) },
 	{ .metric = NULL },
 };

@@ -135,7 +135,7 @@ enum kw_report_extra {
 struct kw_report_section {
 	const char *title; /* the text heading */
 	const char *json;  /* its key in report --json */
-	const char *arch;  /* text: shown on recordings of this arch only */
+	const char *arch;  /* text: shown on recordings of this arch only (NULL: of every arch) */
 	/*
 	 * Shown when probe (KW_PREF()) attached, or when nonzero is not 0 (a counter, KW_CREF(),
 	 * or with nonzero_calls that probe's calls). Otherwise the text prints absent

@@ -139,7 +139,7 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 	[KW_P_TDP_ITER_NEXT] = {
 		.name = "tdp_iter_next", .arch = "x86", .family = "tdp",
 		.per_entry = true,
-		.what = "zap iterator steps: 4K entries visited, yields",
+		.what = "zap iterator steps: 4K entries visited, yields; aging visits",
 		.func = "tdp_iter_next",
 		.prog = {
 			[KW_MECH_FENTRY][KW_ENTRY] = "fe_iter_next",
@@ -190,6 +190,54 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.prog[KW_MECH_TRACEPOINT] = { "rt_lock_begin", "rt_lock_end" },
 		.tp_cat = "lock", .tp_name = "contention_begin",
 	},
+	/* aging: the walkers of the MMU notifier's young callbacks (tdp.bpf.c, pgtable.bpf.c) */
+	[KW_P_TDP_AGE] = {
+		.name = "kvm_tdp_mmu_age_gfn_range", .arch = "x86", .family = "tdp",
+		.unit = "gfns", .timed = true,
+		.what = "aging: clear the Accessed bit of a gfn range's young SPTEs",
+		.func = "kvm_tdp_mmu_age_gfn_range", PROGS("tdp_age"),
+	},
+	[KW_P_TDP_TEST_AGE] = {
+		.name = "kvm_tdp_mmu_test_age_gfn", .arch = "x86", .family = "tdp",
+		.unit = "gfns", .timed = true,
+		.what = "aging: is a gfn range young (test_young)",
+		.func = "kvm_tdp_mmu_test_age_gfn", PROGS("tdp_test_age"),
+	},
+	[KW_P_S2_AGE] = {
+		.name = "kvm_pgtable_stage2_test_clear_young", .arch = "arm64", .family = "pgtable",
+		.unit = "bytes", .timed = true,
+		.what = "aging: test (and with mkold clear) a range's Access Flags (6.5+)",
+		.func = "kvm_pgtable_stage2_test_clear_young", PROGS("s2_age"),
+	},
+	/* No fentry program: "made old" needs the return value, as for stage2_split_walker. */
+	[KW_P_AGE_WALKER] = {
+		.name = "stage2_age_walker", .arch = "arm64", .family = "pgtable",
+		.per_entry = true,
+		.what = "aging callback: leaves visited, young, made old (6.5+)",
+		.func = "stage2_age_walker",
+		.prog = {
+			[KW_MECH_FENTRY][KW_EXIT] = "fx_age_walker",
+			[KW_MECH_KPROBE] = { "kp_age_walker", "kr_age_walker" },
+		},
+	},
+	[KW_P_NOTIFIER_CLEAR_FLUSH_YOUNG] = {
+		.name = "kvm_mmu_notifier_clear_flush_young", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: MMU-notifier aging, then a TLB flush (reclaim)",
+		.func = "kvm_mmu_notifier_clear_flush_young", PROGS("clear_flush_young"),
+	},
+	[KW_P_NOTIFIER_CLEAR_YOUNG] = {
+		.name = "kvm_mmu_notifier_clear_young", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: MMU-notifier aging (MGLRU, page_idle, DAMON)",
+		.func = "kvm_mmu_notifier_clear_young", PROGS("clear_young"),
+	},
+	[KW_P_NOTIFIER_TEST_YOUNG] = {
+		.name = "kvm_mmu_notifier_test_young", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "trigger: MMU-notifier young test (khugepaged, DAMON)",
+		.func = "kvm_mmu_notifier_test_young", PROGS("test_young"),
+	},
 };
 
 /*
@@ -217,6 +265,10 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
  *   kvm_vm_ioctl: kvmwalk_trigger_calls_total{function="kvm_vm_ioctl",ioctl=~"..._DIRTY_LOG"}
  *   kvm_vm_ioctl, kvm_mmu_notifier_invalidate_range_start, kvm_mmu_notifier_release: the
  *     trigger label (ioctl, mmu_notifier, vm_teardown) of the walks, zaps and flushes
+ *   kvm_tdp_mmu_age_gfn_range, kvm_tdp_mmu_test_age_gfn, kvm_pgtable_stage2_test_clear_young,
+ *     stage2_age_walker: the kvmwalk_aging_* families (no panel yet); the three aging
+ *     notifiers (kvm_mmu_notifier_{clear_flush,clear,test}_young): their trigger label,
+ *     mmu_notifier_age. They run per aged page range of reclaim or MGLRU, not per vCPU entry
  *
  * The two notifier probes also make the walks inside them cheaper: their trigger and callback
  * rows wait in the task and are added once per context (a teardown's millions of 1 GiB walks

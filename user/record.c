@@ -19,6 +19,7 @@ const char *const kw_trigger_names[KW_NR_TRIGGERS] = {
 	[KW_T_NOTIFIER] = "mmu_notifier",
 	[KW_T_TEARDOWN] = "vm_teardown",
 	[KW_T_FAULT] = "vcpu_fault",
+	[KW_T_AGING] = "mmu_notifier_age",
 };
 
 const char *const kw_encl_names[KW_NR_ENCL] = {

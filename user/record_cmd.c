@@ -36,7 +36,8 @@ static const struct argp_option record_options[] = {
 	{ .doc = "Any kernel function (at most 8 with --count and --time together):", .group = 1 },
 	{ .name = "count", .key = OPT_COUNT, .arg = "FUNC[,FUNC...]", .group = 1,
 	  .doc = "also count the calls of these kernel functions, per trigger (ioctl, "
-		 "mmu_notifier, vcpu_fault, vm_teardown, other) and per process: fentry, else "
+		 "mmu_notifier, mmu_notifier_age, vcpu_fault, vm_teardown, other) and per process: "
+		 "fentry, else "
 		 "kprobe, as the built-in probes. A name not in /proc/kallsyms (misspelt, or "
 		 "inlined: a static inline helper has no symbol), not in available_filter_functions "
 		 "(notrace) or that no mechanism attaches is a usage error (exit 2), said with the "

@@ -275,10 +275,10 @@ static void print_visits(FILE *f, const struct kw_recording *r)
 
 /* ---- the sections made of counters (kw_report_sections[], counters.c) ---------------------- */
 
-/* Shown on r's arch, and its probe attached or its nonzero value not 0. */
+/* Shown on r's arch (every arch: none), and its probe attached or its nonzero value not 0. */
 static bool section_shown(const struct kw_recording *r, const struct kw_report_section *s)
 {
-	if (strcmp(r->meta.arch, s->arch))
+	if (s->arch && strcmp(r->meta.arch, s->arch))
 		return false;
 	if (s->probe && attached(r, s->probe - 1))
 		return true;
@@ -357,7 +357,7 @@ static void print_section(FILE *f, const struct kw_recording *r, const struct kw
 {
 	bool shown = section_shown(r, s);
 
-	if (strcmp(r->meta.arch, s->arch) || (!shown && !s->absent))
+	if ((s->arch && strcmp(r->meta.arch, s->arch)) || (!shown && !s->absent))
 		return;
 	rule(f, s->title);
 	print_extra_intro(f, r, s->extra);

@@ -18,13 +18,17 @@
 # kprobe) counts every call whichever kvmwalk attaches. x86's KVM is a module: its functions take
 # kprobe events once it is loaded (tests/vm/init loads it before any case).
 #
-#   witness_add NAME 'p|r FUNC [FETCHARGS]' [HIST-KEYS]
+#   witness_add NAME 'p|r FUNC [FETCHARGS]' [HIST-KEYS [FILTER]]
 #                      adds the event kwst/NAME and enables it; with HIST-KEYS also a hist
-#                      trigger keyed so (e.g. "cmd", "ret"); fails the case (exit 10) when the
-#                      kernel refuses, with the reason from tracing/error_log
-#   witness_hist NAME EVENT KEYS
+#                      trigger keyed so (e.g. "cmd", "ret"), which with FILTER counts only the
+#                      hits that match it (the hits of witness.txt are all of them); fails the
+#                      case (exit 10) when the kernel refuses, with the reason from
+#                      tracing/error_log
+#   witness_hist NAME EVENT KEYS [FILTER]
 #                      a hist trigger keyed by KEYS on an existing event (e.g.
-#                      syscalls/sys_enter_ioctl), saved as witness-NAME.txt like the others
+#                      syscalls/sys_enter_ioctl), saved as witness-NAME.txt like the others;
+#                      with FILTER it counts only the events that match it (ftrace's filter
+#                      syntax, "if FILTER" of the trigger)
 #   witness_save       disables the events and writes what they counted into the working folder:
 #                        witness.txt       NAME HITS MISSED, one event a line (kprobe_profile:
 #                                          a kretprobe's hits are its returns; MISSED must be 0)
@@ -45,7 +49,8 @@ witness_add() {
 	fi
 	witness_names="$witness_names $name"
 	if [ -n "${3:-}" ]; then
-		if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024" \
+		eval "witness_filter_$name=\${4:-}"
+		if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024${4:+ if $4}" \
 			>$WITNESS_TR/events/kwst/$name/trigger; then
 			echo "witness: no hist trigger on kwst/$name ($3): $(tail -n 2 $WITNESS_TR/error_log)"
 			exit 10
@@ -56,12 +61,14 @@ witness_add() {
 }
 
 witness_hist() {
-	if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024" \
+	if ! echo "hist:keys=$3:vals=hitcount:sort=${3%.*}:size=1024${4:+ if $4}" \
 		>$WITNESS_TR/events/$2/trigger; then
-		echo "witness: no hist trigger on $2 ($3): $(tail -n 2 $WITNESS_TR/error_log)"
+		echo "witness: no hist trigger on $2 ($3 ${4:-}): $(tail -n 2 $WITNESS_TR/error_log)"
 		exit 10
 	fi
 	witness_events="$witness_events $1:$2:$3"
+	# the filter has spaces: kept aside, by name (removing the trigger needs it too)
+	eval "witness_filter_$1=\${4:-}"
 }
 
 witness_save() {
@@ -74,20 +81,24 @@ witness_save() {
 	done
 	for nk in $witness_hists; do
 		n=${nk%%:*} k=${nk#*:}
+		eval "f=\${witness_filter_$n:-}"
 		# "{ ret:          5 } hitcount:       8192" -> "5 8192"
 		sed -n 's/^{ *[a-z_0-9.]*: *\([^ }]*\) *} *hitcount: *\([0-9]*\).*/\1 \2/p' \
 			$WITNESS_TR/events/kwst/$n/hist >"witness-$n.txt"
 		cp $WITNESS_TR/events/kwst/$n/hist "witness-$n.hist"
-		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024" >$WITNESS_TR/events/kwst/$n/trigger
+		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024${f:+ if $f}" \
+			>$WITNESS_TR/events/kwst/$n/trigger
 	done
 	for n in $witness_names; do echo "-:kwst/$n" >>$WITNESS_TR/kprobe_events; done
 	for nek in $witness_events; do
 		n=${nek%%:*} e=${nek#*:}
 		k=${e#*:} e=${e%%:*}
+		eval "f=\${witness_filter_$n:-}"
 		sed -n 's/^{ *[a-z_0-9.]*: *\([^ }]*\) *} *hitcount: *\([0-9]*\).*/\1 \2/p' \
 			$WITNESS_TR/events/$e/hist >"witness-$n.txt"
 		cp $WITNESS_TR/events/$e/hist "witness-$n.hist"
-		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024" >$WITNESS_TR/events/$e/trigger
+		echo "!hist:keys=$k:vals=hitcount:sort=${k%.*}:size=1024${f:+ if $f}" \
+			>$WITNESS_TR/events/$e/trigger
 	done
 	witness_names="" witness_hists="" witness_events=""
 }

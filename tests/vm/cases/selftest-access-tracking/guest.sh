@@ -29,11 +29,29 @@ case $KW_ARCH in
 x86)
 	witness_add tdp_age 'p kvm_tdp_mmu_age_gfn_range'
 	witness_add tdp_test_age 'p kvm_tdp_mmu_test_age_gfn'
+	# the calls that found a young SPTE (bool: 1)
+	witness_add tdp_age_ret 'r kvm_tdp_mmu_age_gfn_range ret=$retval:u8' ret
+	witness_add tdp_test_age_ret 'r kvm_tdp_mmu_test_age_gfn ret=$retval:u8' ret
+	# SPTEs made old: a present SPTE that keeps its present bit (SPTE_MMU_PRESENT_MASK, bit
+	# 11) and loses the Accessed bit (NPT: PT_ACCESSED_MASK, bit 5). Only aging does that here:
+	# a zap clears the present bit, nothing else in the run clears the Accessed bit.
+	witness_hist age_old kvmmmu/kvm_tdp_mmu_spte_changed level \
+		'old_spte & 32 && new_spte & 2048 && !(new_spte & 32)'
 	witness_add fpf 'r fast_page_fault ret=$retval:s32' ret
 	witness_add fault 'p kvm_mmu_page_fault'
 	;;
 arm64)
 	witness_add s2_young 'p kvm_pgtable_stage2_test_clear_young mkold=$arg4:u8' mkold
+	witness_add s2_young_ret 'r kvm_pgtable_stage2_test_clear_young ret=$retval:u8' ret
+	# stage2_age_walker(ctx, visit): each visit, by the call's mkold (ctx->arg is its struct
+	# stage2_age_data, mkold first), by the low 11 bits of ctx->old (the visit is young when
+	# bits 0, valid, and 10, the Access Flag, are both set), and by return value
+	witness_add age_visit 'p stage2_age_walker mkold=+0(+16($arg1)):u8' mkold
+	witness_add age_visit_pte 'p stage2_age_walker lo=+8($arg1):b11@0/64' lo
+	witness_add age_visit_ret 'r stage2_age_walker ret=$retval:s32' ret
+	# the young visits of mkold calls: the leaves an age call makes old unless it returns an error
+	witness_add age_young_mkold 'p stage2_age_walker mkold=+0(+16($arg1)):u8 lo=+8($arg1):b11@0/64' \
+		mkold 'mkold == 1 && lo & 1 && lo & 1024'
 	witness_add mkyoung 'p kvm_pgtable_stage2_mkyoung'
 	witness_add abort 'p kvm_handle_guest_abort'
 	;;
