@@ -185,7 +185,10 @@ void loader__detach(struct loader *l)
  * VM ioctls, counted by kprobes and by the syscall tracepoint; kvm_vcpu_ioctl is fine). So after
  * attaching, each fentry target must be in enabled_functions, once it is known that that file
  * lists kvmwalk's trampolines at all (some other target is there); one that is not is attached
- * again as a kprobe (--attach auto) or reported unavailable (--attach fentry).
+ * again as a kprobe (--attach auto) or reported unavailable (--attach fentry). The line must
+ * name a BPF trampoline: an ftrace kprobe event on the same function lists it too (seen when
+ * the selftest cases' kernel witness put one on kvm_vm_ioctl on 6.12: kvmwalk kept the dead
+ * fentry and counted 0 ioctls).
  */
 bool loader__check_trampolines(struct loader *l)
 {
@@ -199,11 +202,12 @@ bool loader__check_trampolines(struct loader *l)
 	if (!text)
 		return false;
 	for (int i = 0; i < KW_NR_PROBES && !listed; i++)
-		listed = l->plan[i].mech == KW_MECH_FENTRY && kw_plan_listed(text, l->plan[i].func);
+		listed = l->plan[i].mech == KW_MECH_FENTRY &&
+			 kw_plan_tramp_listed(text, l->plan[i].func);
 	for (int i = 0; i < KW_NR_PROBES && listed; i++) {
 		struct kw_plan *pl = &l->plan[i];
 
-		if (pl->mech != KW_MECH_FENTRY || kw_plan_listed(text, pl->func))
+		if (pl->mech != KW_MECH_FENTRY || kw_plan_tramp_listed(text, pl->func))
 			continue;
 		detach(l->links[i]);
 		replan |= kw_plan_no_trampoline(&l->planner, i, pl);
@@ -212,7 +216,7 @@ bool loader__check_trampolines(struct loader *l)
 	for (unsigned int s = 0; s < l->opts.nufuncs && listed; s++) {
 		struct kw_plan *pl = &l->uplan[s];
 
-		if (pl->mech != KW_MECH_FENTRY || kw_plan_listed(text, l->opts.ufuncs[s].name))
+		if (pl->mech != KW_MECH_FENTRY || kw_plan_tramp_listed(text, l->opts.ufuncs[s].name))
 			continue;
 		detach(l->ulinks[s]);
 		replan |= kw_plan_ufunc_no_trampoline(&l->planner, s, pl);

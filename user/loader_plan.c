@@ -54,6 +54,20 @@ bool kw_plan_listed(const char *text, const char *func)
 	return false;
 }
 
+bool kw_plan_tramp_listed(const char *text, const char *func)
+{
+	size_t n = strlen(func);
+
+	for (const char *p = text; (p = strstr(p, func)); p += n) {
+		size_t len = strcspn(p, "\n");
+
+		if ((p == text || p[-1] == '\n') && (p[n] == ' ' || p[n] == '\t') &&
+		    memmem(p, len, "bpf_trampoline", 14))
+			return true;
+	}
+	return false;
+}
+
 static bool is_traceable(const struct kw_planner *p, const char *func)
 {
 	/* tracefs not mounted: let the attach decide */

@@ -48,6 +48,12 @@ bool kw_plan_wanted(const struct loader_opts *o, int probe);
  * "name" or "name [module]", enabled_functions' "name [module] (1) R ... tramp: ...".
  */
 bool kw_plan_listed(const char *text, const char *func);
+/*
+ * func's line of tracing/enabled_functions names a BPF trampoline ("direct-->bpf_trampoline_"):
+ * an fentry program is on it. A line without one (a kprobe event's ftrace_ops on the same
+ * function) is not kvmwalk's trampoline.
+ */
+bool kw_plan_tramp_listed(const char *text, const char *func);
 
 /* The programs of a probe's plan, by enum kw_prog_end; NULL if the plan has none. */
 const char *const *kw_plan_progs(const struct kw_plan *pl, int probe);

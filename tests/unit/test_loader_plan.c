@@ -304,6 +304,19 @@ static void test_progs(void)
 }
 
 /* A tracefs list: the name as the first word of a line */
+static void test_tramp_listed(void)
+{
+	const char *text = "kvm_vcpu_ioctl [kvm] (1) R   D \ttramp: 0xffffffffc0a01000 "
+			   "(kvm_vcpu_ioctl+0x4/0x860 [kvm]) ->direct-->bpf_trampoline_6442\n"
+			   "kvm_vm_ioctl [kvm] (1) R I  \ttramp: 0xffffffffc0a02000 "
+			   "(kprobe_ftrace_handler+0x0/0x1f0) ->kprobe_ftrace_handler\n";
+
+	ASSERT_TRUE(kw_plan_tramp_listed(text, "kvm_vcpu_ioctl"), "a BPF trampoline on it");
+	ASSERT_FALSE(kw_plan_tramp_listed(text, "kvm_vm_ioctl"), "a kprobe event's ops only");
+	ASSERT_FALSE(kw_plan_tramp_listed(text, "kvm_vcpu"), "a word, not a prefix");
+	ASSERT_FALSE(kw_plan_tramp_listed(text, "fast_page_fault"), "absent");
+}
+
 static void test_listed(void)
 {
 	const char *enabled = "kvm_vcpu_ioctl [kvm] (1) R   D   tramp: 0xffffffffc0c05000 "
@@ -459,5 +472,6 @@ void test_loader_plan(void)
 	test_ufuncs();
 	test_progs();
 	test_listed();
+	test_tramp_listed();
 	test_refused();
 }
