@@ -119,10 +119,10 @@ struct {
  * probed call and freed with the task: nothing is inserted or deleted per call (a hash entry
  * inserted and deleted around every call cost 90 ns of a 216 ns probe, docs/performance.md).
  * Since the state outlives the calls, every field is either guarded by what says it is in flight
- * (start[] by busy, walk_*[] by walk_depth, ioctl_cmd by ioctl_depth, split_* by busy, fault_lock
- * by fault_depth), set on entry before it is read (unmap_*, flush_pages, zap_*), or reset by
- * kw_task_put() when nothing is in flight any more (last_op: it only means something to a flush
- * inside the same outer call).
+ * (start[] by busy, walk_*[] by walk_depth, ioctl_cmd and memslot_op by ioctl_depth, split_* by
+ * busy, fault_lock by fault_depth), set on entry before it is read (unmap_*, flush_pages,
+ * zap_*), or reset by kw_task_put() when nothing is in flight any more (last_op: it only means
+ * something to a flush inside the same outer call).
  */
 struct kw_task {
 	__u64 start[KW_NR_PROBES];
@@ -142,7 +142,7 @@ struct kw_task {
 	__u32 unmap_flushes;
 	__u64 unmap_flush_ns;
 	__u32 nested_unmaps; /* unmap calls inside the kvm_nested_s2_unmap in flight */
-	__u32 pad;
+	__u32 memslot_op;    /* enum kw_memslot_op of the ioctl in flight, reset at its entry */
 	__s32 split_level; /* kprobe mode: the split-walker visit in flight */
 	__u32 split_block;
 	__u64 flush_pages; /* pages of the range flush in flight */
@@ -280,6 +280,12 @@ static __always_inline struct kw_task *kw_task_get(bool create)
 	return t;
 }
 
+/* The memslot operation of a row of @trigger (struct kw_trig_key.memslot_op). */
+static __always_inline __u32 kw_memslot_op_of(struct kw_task *t, __u32 trigger)
+{
+	return t && trigger == KW_T_IOCTL ? t->memslot_op : KW_MS_NONE;
+}
+
 static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
 {
 	*cmd = 0;
@@ -332,6 +338,7 @@ static __always_inline void kw_trig_add_n(__u32 probe, struct kw_task *t, __u64 
 	bool inserted = false;
 
 	k.trigger = kw_trigger_of(t, &k.cmd);
+	k.memslot_op = kw_memslot_op_of(t, k.trigger);
 	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL, calls, &inserted);
 	/* a new row: its process may be new too (user space reads each pid once) */
 	if (inserted)
