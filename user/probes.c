@@ -183,6 +183,12 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.what = "trigger: VM teardown (the MMU notifier's release)",
 		.func = "kvm_mmu_notifier_release", PROGS("mm_release"),
 	},
+	[KW_P_MEMSLOT] = {
+		.name = "kvm_arch_prepare_memory_region", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "memslot change: what the ioctl does (create, dirty log on, ...)",
+		.func = "kvm_arch_prepare_memory_region", PROGS("memslot"),
+	},
 	[KW_P_MMU_LOCK] = {
 		.name = "mmu_lock_wait", .arch = "", .family = "lock",
 		.timed = true,
@@ -269,6 +275,8 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
  *     stage2_age_walker: the kvmwalk_aging_* families (no panel yet); the three aging
  *     notifiers (kvm_mmu_notifier_{clear_flush,clear,test}_young): their trigger label,
  *     mmu_notifier_age. They run per aged page range of reclaim or MGLRU, not per vCPU entry
+ *   kvm_arch_prepare_memory_region (once per memslot change), with kvm_vm_ioctl:
+ *     kvmwalk_memslot_ops_total and kvmwalk_memslot_op_seconds_total by operation
  *
  * The two notifier probes also make the walks inside them cheaper: their trigger and callback
  * rows wait in the task and are added once per context (a teardown's millions of 1 GiB walks
