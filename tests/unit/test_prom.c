@@ -7,6 +7,7 @@
 
 void kw_test_aging_arm64(struct kw_recording *r);
 void kw_test_aging_x86(struct kw_recording *r);
+void kw_test_kvmstats_prom(struct kw_recording *r);
 
 /* A fixed recording of each arch, as the loader would fill it after a short workload. */
 static void fill_common(struct kw_recording *r, const char *arch)
@@ -128,6 +129,7 @@ static void fill_arm64(struct kw_recording *r)
 	kw_recording_add_trig(
 		r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1, 1500000, "" });
 	kw_test_aging_arm64(r);
+	kw_test_kvmstats_prom(r);
 	kw_recording_add_trig(r,
 			      &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2, 20, "" });
 }
@@ -182,6 +184,7 @@ static void fill_x86(struct kw_recording *r)
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0xc018aec0, 77, 7,
 						    70000, "KVM_CLEAR_DIRTY_LOG" });
 	kw_test_aging_x86(r);
+	kw_test_kvmstats_prom(r);
 }
 
 static bool golden(const struct kw_recording *r, const struct prom_opts *o, const char *name)
