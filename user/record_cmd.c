@@ -38,9 +38,10 @@ static const struct argp_option record_options[] = {
 	{ .name = "kvm-stats", .key = OPT_KVM_STATS, .arg = "MODE",
 	  .doc = "KVM's own per-VM statistics (pf_fast, pages_4k, remote_tlb_flush_requests, ...) "
 		 "of the recorded VMs at the start and the end, and /proc/meminfo's "
-		 "SecPageTables, at no probe cost: auto (debugfs, else binary stats through "
-		 "pidfd_getfd), debugfs, binary or off (default auto). A VM that ends before the "
-		 "end keeps its last read (every 0.5 s). report shows them beside kvmwalk's counts" },
+		 "SecPageTables, at no probe cost: auto (debugfs; for what it cannot give, the "
+		 "binary stats fds the VMM holds, through pidfd_getfd), debugfs, binary or off "
+		 "(default auto). A VM that ends before the end keeps its last read (every 0.5 s). "
+		 "report shows them beside kvmwalk's counts" },
 	{ .doc = "Any kernel function (at most 8 with --count and --time together):", .group = 1 },
 	{ .name = "count", .key = OPT_COUNT, .arg = "FUNC[,FUNC...]", .group = 1,
 	  .doc = "also count the calls of these kernel functions, per trigger (ioctl, "

@@ -91,9 +91,9 @@ static const struct argp_option options[] = {
 	{ .name = "kvm-stats", .key = OPT_SERVE_KVM_STATS, .arg = "MODE",
 	  .doc = "also serve KVM's own per-VM statistics (kvmwalk_kvm_stat_total, "
 		 "kvmwalk_kvm_stat: pf_fast, pages_4k, remote_tlb_flush_requests, ...) and "
-		 "SecPageTables, read at every refresh at no probe cost: auto or debugfs (the "
-		 "folder is opened before privileges are dropped), or off (default auto). The binary "
-		 "stats record can fall back to need privileges serve drops" },
+		 "SecPageTables, read at every refresh at no probe cost: auto or debugfs (its folder "
+		 "is opened before the privileges are dropped), or off (default auto). Binary stats, "
+		 "record's fallback, need the privileges serve drops" },
 	{ .name = "user", .key = OPT_USER, .arg = "NAME",
 	  .doc = "after attaching, also switch to this user (a name from /etc/passwd, or "
 		 "UID[:GID])" },
