@@ -105,6 +105,10 @@ error_t cmd_parse_common(int key, char *arg, struct argp_state *state)
 			argp_error(state, "%s", err);
 		break;
 	}
+	case OPT_KVM_STATS:
+		if (kw_kvmstats_mode_parse(arg, &c->kvm_stats))
+			argp_error(state, "--kvm-stats is auto, debugfs, binary or off, not '%s'", arg);
+		break;
 	case ARGP_KEY_ARG:
 		/* record: everything from the first non-option (after --) is the command */
 		c->cmd = &state->argv[state->next - 1];

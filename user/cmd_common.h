@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include "kvmstats_read.h"
 #include "loader.h"
 #include "outfile.h"
 
@@ -25,6 +26,7 @@ enum {
 	OPT_TIME,
 	OPT_COUNT_OPT,
 	OPT_TIME_OPT,
+	OPT_KVM_STATS,
 };
 
 struct cmd_common {
@@ -36,6 +38,7 @@ struct cmd_common {
 	bool once;
 	char **cmd;
 	int ncmd;
+	enum kw_kvmstats_mode kvm_stats; /* record --kvm-stats (default auto) */
 };
 
 /*

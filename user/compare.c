@@ -14,6 +14,7 @@
 #include "compare_env.h"
 #include "counters.h"
 #include "fmt.h"
+#include "kvmstats.h"
 
 /* One number per run. */
 typedef double (*run_fn)(const struct kw_recording *r, int arg);
@@ -240,12 +241,17 @@ static bool metric_known(const char *w, size_t n)
 	for (int i = 0; i < KW_NR_COUNTERS; i++)
 		if (counter_row(i) && names_metric(w, n, kw_counters[i].name))
 			return true;
+	for (size_t i = 0; i < kw_nr_kvm_stat_defs; i++)
+		if (names_metric(w, n, kw_kvm_stat_defs[i].name))
+			return true;
 	return false;
 }
 
 static bool function_known(const char *w, size_t n)
 {
 	if (n == strlen("counters") && !strncmp(w, "counters", n))
+		return true;
+	if (n == strlen("kvm_stats") && !strncmp(w, "kvm_stats", n))
 		return true;
 	for (int p = 0; p < KW_NR_PROBES; p++)
 		if (n == strlen(kw_probes[p].name) && !strncmp(w, kw_probes[p].name, n))
@@ -304,10 +310,14 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
 						if (counter_row(i))
 							append(names, sizeof(names),
 							       kw_counters[i].name);
+					for (size_t i = 0; i < kw_nr_kvm_stat_defs; i++)
+						append(names, sizeof(names),
+						       kw_kvm_stat_defs[i].name);
 				} else {
 					for (int i = 0; i < KW_NR_PROBES; i++)
 						append(names, sizeof(names), kw_probes[i].name);
 					append(names, sizeof(names), "counters");
+					append(names, sizeof(names), "kvm_stats");
 				}
 				snprintf(err, errlen, "unknown %s '%.*s' (valid: %s)",
 					 which ? "--metric" : "--function", (int)k, p, names);
@@ -754,6 +764,32 @@ static int ufunc_rows(struct builder *b)
 	return err;
 }
 
+/*
+ * KVM's own statistics (kvmstats.h): a row per statistic of kw_kvm_stat_defs[] in the kvm_stats
+ * group, its delta over the run summed over the run's VMs (signed for a level: pages_4k). Only
+ * when every run read them: a run recorded without them (an older kvmwalk, --kvm-stats off)
+ * would count 0.
+ */
+static double f_kvmstat(const struct kw_recording *r, int k)
+{
+	return (double)kw_kvmstats_delta(&r->kvmstats, kw_kvm_stat_defs[k].name, NULL);
+}
+
+static int kvmstat_rows(struct builder *b)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < b->c->n_base; i++)
+		if (!b->base[i].kvmstats.source[0])
+			return 0;
+	for (size_t i = 0; i < b->c->n_new; i++)
+		if (!b->new[i].kvmstats.source[0])
+			return 0;
+	for (size_t k = 0; k < kw_nr_kvm_stat_defs && !err; k++)
+		err = add_row(b, "kvm_stats", kw_kvm_stat_defs[k].name, KW_U_COUNT, f_kvmstat, k);
+	return err;
+}
+
 int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size_t n_base,
 		     const struct kw_recording *new, size_t n_new, const struct kw_compare_opts *o)
 {
@@ -776,6 +812,7 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 	for (p = 0; p < KW_NR_PROBES && !err; p++)
 		err = probe_rows(&b, p);
 	err = err ?: ufunc_rows(&b);
+	err = err ?: kvmstat_rows(&b);
 	for (i = 0; i < KW_NR_COUNTERS && !err; i++)
 		if (counter_row(i))
 			err = add_row(&b, "counters", kw_counters[i].name, KW_U_COUNT, f_counter, i);

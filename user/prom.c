@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "kvmstats.h"
 #include "prom.h"
 
 /*
@@ -644,6 +645,65 @@ static void put_health(FILE *f, const struct kw_recording *r, const struct prom_
 	put_ns(f, "kvmwalk_measured_seconds_total", NULL, r->overhead.measured_ns);
 }
 
+/*
+ * KVM's own statistics of each VM (serve reads them at every refresh, kvmstats_read.h), those
+ * of kw_kvm_stat_defs[] that this arch has: the cumulative ones as counters, the levels
+ * (pages_*) as gauges, with the VM's process, name and debugfs id (TID-FD: a process can hold
+ * several VMs). A series disappears with its VM; none when they could not be read. Then
+ * SecPageTables, when /proc/meminfo has it.
+ */
+static void put_kvm_stats(FILE *f, const struct kw_recording *r)
+{
+	const struct kw_kvmstats *ks = &r->kvmstats;
+	static const struct {
+		const char *name, *type, *help;
+		bool instant;
+	} fams[] = {
+		{ "kvmwalk_kvm_stat_total", "counter",
+		  "KVM's own cumulative statistic stat of one VM (its binary stats, vCPUs summed), "
+		  "read at no probe cost: pf_fast, pf_taken, remote_tlb_flush_requests, ...",
+		  false },
+		{ "kvmwalk_kvm_stat", "gauge",
+		  "KVM's own statistic stat of one VM that is a level: pages_4k, pages_2m, pages_1g "
+		  "(leaf SPTEs mapped).",
+		  true },
+	};
+
+	for (size_t k = 0; ks->source[0] && k < sizeof(fams) / sizeof(fams[0]); k++) {
+		bool head = false;
+
+		for (size_t v = 0; v < ks->nvms; v++) {
+			const struct kw_kvm_vm *vm = &ks->vms[v];
+			const struct kw_vm *id = vm->pid ? kw_recording_vm(r, vm->pid) : NULL;
+			char pid[16];
+
+			snprintf(pid, sizeof(pid), "%u", vm->pid);
+			for (size_t d = 0; d < kw_nr_kvm_stat_defs; d++) {
+				const struct kw_kvm_stat *s = kw_kvm_vm_find(vm, kw_kvm_stat_defs[d].name);
+
+				if (!s || (s->type == KW_KST_INSTANT) != fams[k].instant ||
+				    s->type == KW_KST_PEAK)
+					continue;
+				if (!head)
+					family(f, fams[k].name, fams[k].type, fams[k].help);
+				head = true;
+				put_u64(f, fams[k].name,
+					(const char *const[]){ "pid", pid, "vm", id ? id->vm : "",
+							       "vm_id", vm->id, "stat", s->name,
+							       NULL },
+					s->end);
+			}
+		}
+	}
+	if (ks->sec_pt_end_kb >= 0) {
+		family(f, "kvmwalk_secondary_page_tables_bytes", "gauge",
+		       "The host's secondary page tables (/proc/meminfo SecPageTables): KVM's stage-2 "
+		       "and TDP tables, and the IOMMU's.");
+		put_u64(f, "kvmwalk_secondary_page_tables_bytes", NULL,
+			(__u64)ks->sec_pt_end_kb * 1024);
+	}
+}
+
 int prom_write(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 {
 	int err;
@@ -657,6 +717,7 @@ int prom_write(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 		return err;
 	put_visits(f, r);
 	put_counters(f, r, o);
+	put_kvm_stats(f, r);
 	put_health(f, r, o);
 	return ferror(f) ? -EIO : 0;
 }

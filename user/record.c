@@ -134,6 +134,7 @@ void kw_recording_free(struct kw_recording *r)
 	free(r->utrigs);
 	free(r->intervals);
 	free(r->vms);
+	kw_kvmstats_free(&r->kvmstats);
 	r->vms = NULL;
 	r->nvms = 0;
 	r->meta.params = NULL;
@@ -613,6 +614,9 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_object_set_new(root, "user_functions", kw_ufuncs_json(r));
 
 	json_object_set_new(root, "vms", kw_vms_json(r));
+	/* KVM's own statistics: absent when they were not asked for (older recordings too) */
+	if (r->kvmstats.source[0] || r->kvmstats.why[0])
+		json_object_set_new(root, "kvm_stats", kw_kvmstats_json(&r->kvmstats));
 
 	o = json_object();
 	json_object_set_new(o, "stats_enabled", json_boolean(r->overhead.stats_enabled));
@@ -992,6 +996,9 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		if (v.pid && kw_recording_add_vm(r, &v))
 			goto nomem;
 	}
+
+	if (kw_kvmstats_from_json(&r->kvmstats, json_object_get(root, "kvm_stats")))
+		goto nomem;
 
 	o = json_object_get(root, "overhead");
 	r->overhead.stats_enabled = json_is_true(json_object_get(o, "stats_enabled"));

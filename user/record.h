@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "hist.h"
+#include "kvmstats.h"
 #include "probes.h"
 #include "userfn_opts.h"
 #include "kvmwalk_abi.h"
@@ -227,6 +228,8 @@ struct kw_recording {
 	struct kw_ufunc ufuncs[KW_MAX_UFUNCS];
 	size_t nufuncs, nutrigs;
 	struct kw_trig *utrigs;
+	/* KVM's own statistics of the recorded VMs (record, serve): source "" and why "" if none */
+	struct kw_kvmstats kvmstats;
 };
 
 /*

@@ -16,6 +16,8 @@
 #include "commands.h"
 #include "clock.h"
 #include "cmd_common.h"
+#include "kvmstats_read.h"
+#include "kvmstats_rec.h"
 #include "loader.h"
 #include "outfile.h"
 #include "probe_opts.h"
@@ -33,6 +35,13 @@ static const struct argp_option record_options[] = {
 	  .doc = "also keep a snapshot every SECS seconds of everything the recording counts "
 		 "(per probe calls and time, counters, visits, dirty-log ioctls), as differences "
 		 "that sum to the totals: kvmwalk report --timeline shows them" },
+	{ .name = "kvm-stats", .key = OPT_KVM_STATS, .arg = "MODE",
+	  .doc = "KVM's own per-VM statistics (pf_fast, pages_4k, remote_tlb_flush_requests, ...) "
+		 "of the recorded VMs at the start and the end, and /proc/meminfo's "
+		 "SecPageTables, at no probe cost: auto (debugfs; for what it cannot give, the "
+		 "binary stats fds the VMM holds, through pidfd_getfd), debugfs, binary or off "
+		 "(default auto). A VM that ends before the end keeps its last read (every 0.5 s). "
+		 "report shows them beside kvmwalk's counts" },
 	{ .doc = "Any kernel function (at most 8 with --count and --time together):", .group = 1 },
 	{ .name = "count", .key = OPT_COUNT, .arg = "FUNC[,FUNC...]", .group = 1,
 	  .doc = "also count the calls of these kernel functions, per trigger (ioctl, "
@@ -86,6 +95,8 @@ int record_main(int argc, char **argv)
 {
 	struct cmd_common c = { .out = "kvmwalk.json", .of = { .dirfd = -1 } };
 	struct kw_recording r = {}, snap = {};
+	struct kw_kvmstats_reader ksr = { .dirfd = -1 };
+	struct kw_kvmstats ks;
 	struct kw_interval *ivs = NULL, last = {};
 	size_t nivs = 0;
 	struct loader *l;
@@ -96,6 +107,7 @@ int record_main(int argc, char **argv)
 
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
 	cmd_install_signals();
+	kw_kvmstats_init(&ks);
 	/* every process keeps its rows after it exits: a recording attributes them all */
 	c.lo.keep_exited = true;
 	l = loader__open(&c.lo, &code);
@@ -107,6 +119,9 @@ int record_main(int argc, char **argv)
 		fprintf(stderr,
 			"kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
 
+	/* after attaching: the probes see all that KVM's statistics count from here to the end */
+	kw_kvmstats_open(&ksr, c.kvm_stats, "", true);
+	kw_kvmstats_read(&ksr, &ks, 0, KW_KSR_START);
 	if (!c.ncmd)
 		fprintf(stderr, "kvmwalk: recording; Ctrl-C to stop\n");
 	/* CLOCK_MONOTONIC, as kvmwalk-load's phase start_ns: report --timeline can place them */
@@ -167,14 +182,20 @@ int record_main(int argc, char **argv)
 				next_iv += c.interval;
 			while (next_iv <= kw_mono_s());
 		}
+		kw_kvmstats_tick(&ksr, &ks, t - start);
 		loader__poll(l, 20); /* wakes at each new process (its name) and, with --vm, exec */
 	}
+	kw_kvmstats_read(&ksr, &ks, kw_mono_s() - start, KW_KSR_END);
 
 	if (loader__collect(l, &r)) {
 		ret = KW_EXIT_ERROR;
 		goto cleanup;
 	}
 	loader__meta(l, &r.meta);
+	r.kvmstats = ks; /* moved into the recording */
+	kw_kvmstats_init(&ks);
+	kw_recording_kvmstats_scope(&r, c.lo.pids, c.lo.npids, c.lo.nvms);
+	kw_kvmstats_sort(&r.kvmstats);
 	r.meta.duration_s = kw_mono_s() - start;
 	r.meta.start_monotonic_ns = start_ns;
 	memcpy(r.meta.pid_filter, c.lo.pids, sizeof(r.meta.pid_filter));
@@ -217,6 +238,8 @@ int record_main(int argc, char **argv)
 	else if (strcmp(c.out, "-"))
 		fprintf(stderr, "kvmwalk: wrote %s (%.1f s)\n", c.out, r.meta.duration_s);
 cleanup:
+	kw_kvmstats_close(&ksr);
+	kw_kvmstats_free(&ks);
 	loader__destroy(l);
 	kw_outfile_close(&c.of);
 	kw_recording_free(&r);

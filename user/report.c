@@ -8,6 +8,7 @@
 #include "counters.h"
 #include "findings.h"
 #include "fmt.h"
+#include "kvmstats_view.h"
 #include "report.h"
 #include "timeline.h"
 #include "userfn.h"
@@ -817,6 +818,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	print_memslot_ops(f, r);
 	print_trigs(f, r);
 	kw_ufuncs_print(f, r);
+	kw_kvmstats_print(f, r);
 	print_vms(f, r);
 	print_overhead(f, r);
 	print_hists(f, r);
@@ -926,6 +928,8 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	json_object_set_new(root, "triggers", a);
 	if (r->nufuncs)
 		json_object_set_new(root, "user_functions", kw_ufuncs_report_json(r));
+	if ((o = kw_kvmstats_report_json(r)))
+		json_object_set_new(root, "kvm_stats", o);
 	json_object_set_new(root, "vms", kw_vms_json(r));
 	json_object_set_new(
 		root, "overhead",

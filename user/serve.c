@@ -32,6 +32,8 @@
 #include <time.h>
 
 #include "clock.h"
+#include "kvmstats_read.h"
+#include "kvmstats_rec.h"
 #include "loader.h"
 #include "privs.h"
 #include "probe_opts.h"
@@ -49,6 +51,7 @@ enum {
 	OPT_BUCKETS,
 	OPT_PER_VM,
 	OPT_USER,
+	OPT_SERVE_KVM_STATS,
 };
 
 struct serve_opts {
@@ -62,6 +65,7 @@ struct serve_opts {
 	const char *user; /* NULL: keep our uid */
 	uid_t uid;	  /* --user's, resolved when parsed */
 	gid_t gid;
+	enum kw_kvmstats_mode kvm_stats;
 };
 
 /* ---- options --------------------------------------------------------------------------------- */
@@ -84,6 +88,12 @@ static const struct argp_option options[] = {
 	{ .name = "per-vm", .key = OPT_PER_VM,
 	  .doc = "a pid label (the VMM's process) on the trigger series: one series per VM, so "
 		 "mind the cardinality; pid=\"0\" sums the processes that have exited" },
+	{ .name = "kvm-stats", .key = OPT_SERVE_KVM_STATS, .arg = "MODE",
+	  .doc = "also serve KVM's own per-VM statistics (kvmwalk_kvm_stat_total, "
+		 "kvmwalk_kvm_stat: pf_fast, pages_4k, remote_tlb_flush_requests, ...) and "
+		 "SecPageTables, read at every refresh at no probe cost: auto or debugfs (its folder "
+		 "is opened before the privileges are dropped), or off (default auto). Binary stats, "
+		 "record's fallback, need the privileges serve drops" },
 	{ .name = "user", .key = OPT_USER, .arg = "NAME",
 	  .doc = "after attaching, also switch to this user (a name from /etc/passwd, or "
 		 "UID[:GID])" },
@@ -122,6 +132,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PER_VM:
 		o->per_vm = true;
+		break;
+	case OPT_SERVE_KVM_STATS:
+		if (kw_kvmstats_mode_parse(arg, &o->kvm_stats) || o->kvm_stats == KW_KSM_BINARY)
+			argp_error(state, "--kvm-stats is auto, debugfs or off, not '%s'", arg);
 		break;
 	case OPT_USER:
 		/* a wrong name is a usage error, found before anything is loaded */
@@ -195,6 +209,7 @@ static const struct argp argp = {
 /* ---- reading the maps ------------------------------------------------------------------------ */
 
 static struct kw_meta meta0;		 /* filled once, while privileged */
+static struct kw_kvmstats_reader ksr0 = { .dirfd = -1 }; /* its debugfs folder: opened then */
 static char pf_names0[KW_NR_PF_RET][32]; /* the RET_PF_* names: need the kvm module's BTF */
 
 static int collect(struct loader *l, struct kw_recording *r)
@@ -274,6 +289,10 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 		facts->collect_errors++;
 		goto cleanup;
 	}
+	kw_kvmstats_init(&r.kvmstats);
+	kw_kvmstats_read(&ksr0, &r.kvmstats, 0, KW_KSR_END);
+	kw_recording_kvmstats_scope(&r, o->lo.pids, o->lo.npids, o->lo.nvms);
+	kw_kvmstats_sort(&r.kvmstats);
 	facts->collect_seconds = kw_mono_s() - t0;
 	if (prom_render(&r, &po, &text, &len)) {
 		fprintf(stderr, "kvmwalk serve: out of memory rendering the metrics\n");
@@ -314,6 +333,9 @@ int serve_main(int argc, char **argv)
 	if (loader__stats_start(l))
 		fprintf(stderr,
 			"kvmwalk serve: BPF run-time statistics unavailable: no probe cost\n");
+	/* debugfs auto only: the binary stats need privileges dropped below (kvmstats_read.c) */
+	kw_kvmstats_open(&ksr0, o.kvm_stats == KW_KSM_AUTO ? KW_KSM_DEBUGFS : o.kvm_stats, "",
+			 true);
 	loader__meta(l, &meta0);
 	free(meta0.params);
 	meta0.params = NULL;
@@ -355,6 +377,7 @@ cleanup:
 	if (!ret)
 		textfile__remove(tf);
 	textfile__close(tf);
+	kw_kvmstats_close(&ksr0);
 	loader__destroy(l);
 	kw_recording_free(&r);
 	return ret;

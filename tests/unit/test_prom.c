@@ -7,6 +7,7 @@
 
 void kw_test_aging_arm64(struct kw_recording *r);
 void kw_test_aging_x86(struct kw_recording *r);
+void kw_test_kvmstats_prom(struct kw_recording *r);
 
 /* A fixed recording of each arch, as the loader would fill it after a short workload. */
 static void fill_common(struct kw_recording *r, const char *arch)
@@ -133,6 +134,7 @@ static void fill_arm64(struct kw_recording *r)
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1,
 						    1500000, "", KW_MS_DIRTY_LOG_ON });
 	kw_test_aging_arm64(r);
+	kw_test_kvmstats_prom(r);
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2, 20, "",
 						    KW_MS_NONE });
 	/*
@@ -205,6 +207,7 @@ static void fill_x86(struct kw_recording *r)
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0x40a0ae49, 77, 1,
 						    2500000, "", KW_MS_DIRTY_LOG_ON });
 	kw_test_aging_x86(r);
+	kw_test_kvmstats_prom(r);
 }
 
 static bool golden(const struct kw_recording *r, const struct prom_opts *o, const char *name)

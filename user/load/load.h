@@ -69,6 +69,7 @@ struct load_opts {
 	unsigned int timeout; /* seconds per guest run */
 	bool quiet;
 	const char *name; /* --name: this VM's name, for kvmwalk's per-VM attribution; NULL none */
+	const char *hold; /* --hold: the file whose removal closes each scenario's VM; NULL none */
 	/*
 	 * invalidate --concurrent: the vCPUs write their memory in a loop while the host thread
 	 * madvises --rate times a second for --duration seconds (0: --iterations madvises).

@@ -32,6 +32,7 @@ enum {
 	OPT_RATE,
 	OPT_PRESET,
 	OPT_IPA_BITS,
+	OPT_HOLD,
 };
 
 #define GIVEN(opt) (1U << ((opt) - OPT_SCENARIO))
@@ -490,6 +491,12 @@ static const struct argp_option options[] = {
 	  "where kvmwalk reads it to attribute this process's work to NAME (kvmwalk report's "
 	  "By VM)",
 	  0 },
+	{ "hold", OPT_HOLD, "FILE", 0,
+	  "after each scenario's last phase, with its VM still open, create FILE and wait until "
+	  "it is removed, then close the VM: kvmwalk can read KVM's statistics of the live VM "
+	  "meanwhile (record ended by a signal, serve), from debugfs or from the binary stats "
+	  "fds of the VM and its vCPUs that it holds while it waits",
+	  0 },
 	{ 0 },
 };
 
@@ -559,6 +566,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!*arg || strlen(arg) > 63)
 			OPT_ERROR(state, "--name: 1 to 63 characters, not '%s'", arg);
 		o->name = arg;
+		break;
+	case OPT_HOLD:
+		if (!*arg)
+			OPT_ERROR(state, "--hold needs a file name");
+		o->hold = arg;
 		break;
 	case OPT_TIMEOUT:
 		if (parse_uint(arg, 86400, &v))

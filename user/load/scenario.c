@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "load/kvm.h"
 
@@ -646,6 +647,34 @@ static int run_teardown(struct ctx *c)
 }
 #endif
 
+/*
+ * --hold: the VM stays open until FILE, created here, is removed (polled every 20 ms), so that
+ * a reader of KVM's statistics (kvmwalk record, serve) sees the VM's final values while it lives.
+ * Meanwhile it holds a binary stats fd of the VM and of each vCPU, as QEMU 8.1+ holds one per
+ * vCPU: KVM refuses KVM_GET_STATS_FD from any process but the VM's, so kvmwalk's binary stats
+ * reader can read only the stats fds a VMM holds.
+ */
+static void hold(const char *path, struct vm *vm)
+{
+	int *fds = calloc(vm->nr_vcpus + 1, sizeof(*fds));
+	FILE *f;
+
+	for (unsigned int i = 0; fds && i <= vm->nr_vcpus; i++)
+		fds[i] = ioctl(i ? vm->vcpus[i - 1].fd : vm->vm_fd, KVM_GET_STATS_FD, NULL);
+	f = fopen(path, "w");
+	if (!f) {
+		load_fail(EXIT_ERROR, "--hold: cannot create %s: %s", path, strerror(errno));
+	} else {
+		fclose(f);
+		while (!access(path, F_OK))
+			usleep(20000);
+	}
+	for (unsigned int i = 0; fds && i <= vm->nr_vcpus; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+}
+
 int scenario_run(int sc, const struct load_opts *o, struct load_results *r)
 {
 	struct vm_config cfg = { .manual_protect = sc == SC_CLEAR, .nested = sc == SC_NESTED_UNMAP };
@@ -690,6 +719,8 @@ int scenario_run(int sc, const struct load_opts *o, struct load_results *r)
 		err = load_fail(EXIT_USAGE, "unknown scenario %d", sc);
 	}
 cleanup:
+	if (o->hold && c.vm)
+		hold(o->hold, c.vm);
 	vm__close(c.vm);
 	free(c.bitmap);
 	return err;
