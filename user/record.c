@@ -133,6 +133,7 @@ void kw_recording_free(struct kw_recording *r)
 	r->nutrigs = r->nufuncs = 0;
 	r->intervals = NULL;
 	r->meta.nparams = r->ncbs = r->ntrigs = r->nintervals = 0;
+	kw_workload_free(&r->workload);
 }
 
 static int grow(void **arr, size_t *n, size_t elem, const void *item)
@@ -422,6 +423,11 @@ static json_t *meta_json(const struct kw_meta *m)
 		json_object_set_new(o, "preempt", json_string(m->preempt));
 		json_object_set_new(o, "preempt_source", json_string(m->preempt_src));
 	}
+	/* since the timing set and bare runs; absent in older recordings (and when unknown) */
+	if (m->probe_set[0])
+		json_object_set_new(o, "probe_set", json_string(m->probe_set));
+	if (m->wall_ns)
+		json_object_set_new(o, "wall_ns", json_integer(m->wall_ns));
 	for (size_t i = 0; i < m->nparams; i++)
 		json_object_set_new(p, m->params[i].name, json_string(m->params[i].value));
 	json_object_set_new(o, "kvm_params", p);
@@ -559,6 +565,9 @@ static json_t *recording_json(const struct kw_recording *r)
 		json_object_set_new(root, "user_functions", kw_ufuncs_json(r));
 
 	json_object_set_new(root, "vms", kw_vms_json(r));
+	/* record --workload-times; absent without it */
+	if (r->workload.nphases)
+		json_object_set_new(root, "workload", kw_workload_json(&r->workload));
 
 	o = json_object();
 	json_object_set_new(o, "stats_enabled", json_boolean(r->overhead.stats_enabled));
@@ -814,6 +823,8 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
 	get_str(m, "preempt", r->meta.preempt, sizeof(r->meta.preempt));
 	get_str(m, "preempt_source", r->meta.preempt_src, sizeof(r->meta.preempt_src));
+	get_str(m, "probe_set", r->meta.probe_set, sizeof(r->meta.probe_set));
+	r->meta.wall_ns = get_u64(m, "wall_ns");
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
 	r->meta.start_monotonic_ns = get_u64(m, "start_monotonic_ns");
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
@@ -933,6 +944,9 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		if (v.pid && kw_recording_add_vm(r, &v))
 			goto nomem;
 	}
+
+	if (kw_workload_from_json(&r->workload, json_object_get(root, "workload")))
+		goto nomem;
 
 	o = json_object_get(root, "overhead");
 	r->overhead.stats_enabled = json_is_true(json_object_get(o, "stats_enabled"));

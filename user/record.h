@@ -13,6 +13,7 @@
 #include "hist.h"
 #include "probes.h"
 #include "userfn_opts.h"
+#include "workload.h"
 #include "kvmwalk_abi.h"
 #include "userfn_abi.h"
 
@@ -177,6 +178,13 @@ struct kw_meta {
 	/* the preemption model (kw_host_preempt()) and where it was read, "" if not known */
 	char preempt[16];
 	char preempt_src[16];
+	/*
+	 * record's --probe as given ("all" when not given, "none": nothing attached, no BPF), and
+	 * the recorded command's wall time, CLOCK_MONOTONIC from its fork to its exit (0: none).
+	 * Both "" / 0 in recordings made before they existed.
+	 */
+	char probe_set[128];
+	__u64 wall_ns;
 	size_t nparams;
 	struct kw_param *params;
 };
@@ -207,6 +215,8 @@ struct kw_recording {
 	struct kw_ufunc ufuncs[KW_MAX_UFUNCS];
 	size_t nufuncs, nutrigs;
 	struct kw_trig *utrigs;
+	/* record --workload-times: the command's own phase times (nphases 0: none) */
+	struct kw_workload workload;
 };
 
 /*
