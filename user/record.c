@@ -575,6 +575,11 @@ static json_t *recording_json(const struct kw_recording *r)
 	json_object_set_new(o, "run_count", json_integer(r->overhead.run_cnt));
 	json_object_set_new(o, "measured_ns", json_integer(r->overhead.measured_ns));
 	json_object_set_new(o, "recursion_misses", json_integer(r->overhead.recursion_misses));
+	/* since the timing set: the share record said, a lower bound (the programs' bodies only) */
+	if (r->overhead.share_of[0]) {
+		json_object_set_new(o, "share_lower_bound", json_real(r->overhead.share));
+		json_object_set_new(o, "share_of", json_string(r->overhead.share_of));
+	}
 	json_object_set_new(root, "overhead", o);
 
 	a = json_array();

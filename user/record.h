@@ -195,6 +195,13 @@ struct kw_overhead {
 	__u64 run_cnt;
 	__u64 measured_ns;	/* total time of the timed outermost probes (see record.c) */
 	__u64 recursion_misses; /* program runs the kernel skipped (bpf_prog_info) */
+	/*
+	 * record: run_ns against the time its probe set measured (runs.h kw_run_cost_share()), a
+	 * lower bound, and what that time is of; share_of "" when not known (not read back: the
+	 * views derive it)
+	 */
+	double share;
+	char share_of[64];
 };
 
 struct kw_recording {

@@ -7,6 +7,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include "outfile.h"
 #include "probe_opts.h"
 #include "record.h"
+#include "runs.h"
 #include "workload.h"
 
 enum {
@@ -508,10 +510,28 @@ int record_main(int argc, char **argv)
 		times = read_times_file(a.workload, start_real);
 		keep_times(&r, times, "file", a.workload);
 	}
-	if (kw_recording_save(&r, cc->out, &cc->of))
+	{
+		const char *of;
+		double share = kw_run_cost_share(&r, &of);
+
+		if (!isnan(share)) {
+			r.overhead.share = share;
+			snprintf(r.overhead.share_of, sizeof(r.overhead.share_of), "%s", of);
+		}
+	}
+	if (kw_recording_save(&r, cc->out, &cc->of)) {
 		ret = ret ?: KW_EXIT_ERROR;
-	else if (strcmp(cc->out, "-"))
+	} else if (strcmp(cc->out, "-")) {
 		fprintf(stderr, "kvmwalk: wrote %s (%.1f s)\n", cc->out, r.meta.duration_s);
+		/* what the set cost against what it timed: the bodies' run time, a lower bound */
+		if (r.overhead.share_of[0])
+			fprintf(stderr,
+				"kvmwalk: %s run (--probe %s): the probes' BPF run time is >= %.3g %% "
+				"of the time they measured (%s); a lower bound, without the "
+				"trampoline or kprobe dispatch\n",
+				kw_run_kind_names[kw_run_kind(&r)], r.meta.probe_set, 100 * r.overhead.share,
+				r.overhead.share_of);
+	}
 cleanup:
 	tee_stop(&tee);
 	for (int i = 0; i < 2; i++)
