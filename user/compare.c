@@ -512,11 +512,19 @@ static bool attached_everywhere(struct builder *b, int p)
 	return true;
 }
 
-/* The name of fast_page_fault's return code i, from the recordings' BTF; "" if neither has one. */
+/*
+ * The name of fast_page_fault's return code i, from the recordings' BTF (the first run that has
+ * it: a bare run has none); "" if none has one.
+ */
 static const char *pf_name(struct builder *b, int i)
 {
-	return b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
-					     : b->new[0].pf_ret_names[i];
+	for (size_t k = 0; k < b->c->n_base; k++)
+		if (b->base[k].pf_ret_names[i][0])
+			return b->base[k].pf_ret_names[i];
+	for (size_t k = 0; k < b->c->n_new; k++)
+		if (b->new[k].pf_ret_names[i][0])
+			return b->new[k].pf_ret_names[i];
+	return "";
 }
 
 static int probe_rows(struct builder *b, int p)
