@@ -48,6 +48,7 @@ enum kw_probe {
 	KW_P_NOTIFIER_CLEAR_FLUSH_YOUNG, /* kvm_mmu_notifier_clear_flush_young */
 	KW_P_NOTIFIER_CLEAR_YOUNG,	 /* kvm_mmu_notifier_clear_young */
 	KW_P_NOTIFIER_TEST_YOUNG,	 /* kvm_mmu_notifier_test_young */
+	KW_P_MEMSLOT,	  /* kvm_arch_prepare_memory_region: which memslot change (kw_memslot_op) */
 	KW_NR_PROBES,
 };
 
@@ -226,11 +227,39 @@ enum kw_trigger {
 	KW_NR_TRIGGERS,
 };
 
+/*
+ * What a memslot change does: kvm_arch_prepare_memory_region's enum kvm_mr_change, with a
+ * flags-only change told apart by KVM_MEM_LOG_DIRTY_PAGES in the old and the new slot. The
+ * ioctl that made it (KVM_SET_USER_MEMORY_REGION or ...2) is keyed by it, and so is every walk
+ * inside that ioctl after kvm_arch_prepare_memory_region ran (bpf/trigger.bpf.c).
+ */
+enum kw_memslot_op {
+	KW_MS_NONE,	     /* no memslot change (yet) in the ioctl, or not an ioctl */
+	KW_MS_CREATE,	     /* KVM_MR_CREATE */
+	KW_MS_DELETE,	     /* KVM_MR_DELETE (memory_size 0) */
+	KW_MS_MOVE,	     /* KVM_MR_MOVE (a new guest_phys_addr; its flags may change too) */
+	KW_MS_DIRTY_LOG_ON,  /* KVM_MR_FLAGS_ONLY: KVM_MEM_LOG_DIRTY_PAGES off in old, on in new */
+	KW_MS_DIRTY_LOG_OFF, /* KVM_MR_FLAGS_ONLY: on in old, off in new */
+	KW_MS_FLAGS,	     /* KVM_MR_FLAGS_ONLY, dirty logging unchanged (KVM_MEM_READONLY, ...) */
+	KW_NR_MEMSLOT_OPS,
+};
+
 struct kw_trig_key {
 	__u32 probe;   /* enum kw_probe */
 	__u32 trigger; /* enum kw_trigger */
 	__u32 cmd;     /* the ioctl command for KW_T_IOCTL, else 0 */
 	__u32 pid;     /* tgid of the task, the VMM's process id */
+	/*
+	 * enum kw_memslot_op for KW_T_IOCTL, else 0: what the ioctl in flight changes, from the
+	 * moment kvm_arch_prepare_memory_region classified it. A call KVM then rejected keeps
+	 * that operation: an ioctl row with an operation counts the calls that reached
+	 * kvm_arch_prepare_memory_region, those that made the change and those refused by it (the
+	 * probe's errors count these) or right after it (a guest_memfd binding), with the time
+	 * KVM took to refuse. A call refused before it (bad flags or sizes, an overlap, no memory
+	 * for the dirty bitmap) or that changed nothing has none, and so has a walk made before
+	 * it in the same ioctl (a deleted or moved slot is unmapped first, kvm_invalidate_memslot).
+	 */
+	__u32 memslot_op;
 };
 
 struct kw_trig_val {

@@ -50,19 +50,25 @@ struct {
 
 /*
  * Processes for user space to name at once (struct kw_tgid_event): the first trigger row of each
- * (so that even a VM that lives 20 ms is named from its cmdline while it is alive), and with --vm
- * each exec. A full buffer loses events, not counts: the 0.2 s sweep of loader__poll() names them.
+ * (so that even a VM that lives 20 ms is named from its cmdline while it is alive; only a task's
+ * first new row wakes user space, kw_trig_add_n()), and with --vm each exec. A full buffer loses
+ * events, not counts: the 0.2 s sweep of loader__poll() names them.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 * 1024);
 } kw_events SEC(".maps") __weak;
 
-static __always_inline void kw_event(__u32 tgid, __u32 kind)
+static __always_inline void kw_event_flags(__u32 tgid, __u32 kind, __u64 flags)
 {
 	struct kw_tgid_event e = { .tgid = tgid, .kind = kind };
 
-	bpf_ringbuf_output(&kw_events, &e, sizeof(e), 0);
+	bpf_ringbuf_output(&kw_events, &e, sizeof(e), flags);
+}
+
+static __always_inline void kw_event(__u32 tgid, __u32 kind)
+{
+	kw_event_flags(tgid, kind, 0);
 }
 
 struct {
@@ -119,10 +125,10 @@ struct {
  * probed call and freed with the task: nothing is inserted or deleted per call (a hash entry
  * inserted and deleted around every call cost 90 ns of a 216 ns probe, docs/performance.md).
  * Since the state outlives the calls, every field is either guarded by what says it is in flight
- * (start[] by busy, walk_*[] by walk_depth, ioctl_cmd by ioctl_depth, split_* by busy, fault_lock
- * by fault_depth), set on entry before it is read (unmap_*, flush_pages, zap_*), or reset by
- * kw_task_put() when nothing is in flight any more (last_op: it only means something to a flush
- * inside the same outer call).
+ * (start[] by busy, walk_*[] by walk_depth, ioctl_cmd and memslot_op by ioctl_depth, split_* by
+ * busy, fault_lock by fault_depth), set on entry before it is read (unmap_*, flush_pages,
+ * zap_*), or reset by kw_task_put() when nothing is in flight any more (last_op: it only means
+ * something to a flush inside the same outer call).
  */
 struct kw_task {
 	__u64 start[KW_NR_PROBES];
@@ -147,13 +153,15 @@ struct kw_task {
 	 * exit was lost. A context's entry (trigger.bpf.c) reads it to end the stale context.
 	 */
 	__u32 stale;
+	__u32 memslot_op;    /* enum kw_memslot_op of the ioctl in flight, reset at its entry */
+	__u32 pad;
 	__s32 split_level; /* kprobe mode: the split-walker visit in flight */
 	__u32 split_block;
 	__u64 flush_pages; /* pages of the range flush in flight */
 	__u64 fault_lock;  /* &vcpu->kvm->mmu_lock of the fault in flight */
 	__u64 zap_4k;	   /* 4 KiB entries visited by the tdp_mmu_zap_leafs in flight */
 	__u32 zap_zapped;  /* present leaves it zapped */
-	__u32 zap_pad;
+	__u32 row_told;	   /* a new trigger row of this task was sent to user space */
 	/*
 	 * Aging: the MMU notifier's young callbacks in flight (KW_T_AGING), and what the aging
 	 * call in flight (x86 kvm_tdp_mmu_{,test_}age_gfn*, arm64 test_clear_young) did so far:
@@ -297,6 +305,12 @@ static __always_inline struct kw_task *kw_task_get(bool create)
 	return t;
 }
 
+/* The memslot operation of a row of @trigger (struct kw_trig_key.memslot_op). */
+static __always_inline __u32 kw_memslot_op_of(struct kw_task *t, __u32 trigger)
+{
+	return t && trigger == KW_T_IOCTL ? t->memslot_op : KW_MS_NONE;
+}
+
 static __always_inline __u32 kw_trigger_of(struct kw_task *t, __u32 *cmd)
 {
 	*cmd = 0;
@@ -352,10 +366,21 @@ static __always_inline void kw_trig_add_n(__u32 probe, struct kw_task *t, __u64 
 	bool inserted = false;
 
 	k.trigger = kw_trigger_of(t, &k.cmd);
+	k.memslot_op = kw_memslot_op_of(t, k.trigger);
 	v = kw_map_lookup_or_init(&kw_triggers, &k, &zero, KW_C_TRIG_FULL, calls, &inserted);
-	/* a new row: its process may be new too (user space reads each pid once) */
-	if (inserted)
-		kw_event(k.pid, KW_EV_NEW_ROW);
+	/*
+	 * A new row: its process may be new too (user space reads each pid once). Only the task's
+	 * first one wakes user space, which reads the others at its 0.2 s sweep: a wakeup at an
+	 * ioctl's exit can take the VMM's CPU away for milliseconds under emulation, after the end
+	 * of the kvm_vm_ioctl time kvmwalk took but within the VMM's own timing of its call (15 ms
+	 * after the first KVM_GET_DIRTY_LOG of the dirty_log_perf_test selftest, seen on x86 7.3;
+	 * the memslot operations make a new row at each first enable and disable of dirty logging).
+	 */
+	if (inserted) {
+		kw_event_flags(k.pid, KW_EV_NEW_ROW, t && t->row_told ? BPF_RB_NO_WAKEUP : 0);
+		if (t)
+			t->row_told = 1;
+	}
 	if (!v)
 		return;
 	v->calls += calls;

@@ -63,6 +63,7 @@ static __always_inline void ioctl_enter(__u32 probe, __u32 cmd)
 	}
 	t->ioctl_depth = 1;
 	t->ioctl_cmd = cmd;
+	t->memslot_op = KW_MS_NONE;
 }
 
 /*
@@ -234,6 +235,60 @@ KW_PROBE(clear_young, kvm_mmu_notifier_clear_young, ctx_enter(KW_P_NOTIFIER_CLEA
 	 ctx_exit(KW_P_NOTIFIER_CLEAR_YOUNG, 0, CTX_AGING))
 KW_PROBE(test_young, kvm_mmu_notifier_test_young, ctx_enter(KW_P_NOTIFIER_TEST_YOUNG, CTX_AGING),
 	 ctx_exit(KW_P_NOTIFIER_TEST_YOUNG, 0, CTX_AGING))
+
+/*
+ * kvm_arch_prepare_memory_region(struct kvm *, const struct kvm_memory_slot *old, struct
+ * kvm_memory_slot *new, enum kvm_mr_change change): the same on 6.1, 6.12 and 7.3, both arches
+ * (since 537a17b31493 "KVM: Let/Force architectures to deal with arch specific memslot data").
+ * Called once per memslot change (kvm_set_memslot), inside the ioctl, before
+ * kvm_arch_commit_memory_region, where enabling dirty logging write-protects or splits the
+ * slot; old is NULL for a create, new for a delete. It says what the ioctl in flight does
+ * (enum kw_memslot_op): the ioctl's own trigger row, and those of the walks inside it from now
+ * on, are keyed by it. x86 also changes its private slots (the APIC access page, VMX's TSS
+ * and identity map) through it, inside other ioctls (KVM_CREATE_VCPU, KVM_RUN, ...), whose
+ * rows are then keyed by that, and at a VM's destruction, outside any ioctl: not kept.
+ */
+#define KW_MEM_LOG_DIRTY_PAGES 1 /* uapi KVM_MEM_LOG_DIRTY_PAGES, (1UL << 0) */
+
+static __always_inline __u32 memslot_flags(const struct kvm_memory_slot *s)
+{
+	return s ? BPF_CORE_READ(s, flags) : 0;
+}
+
+static __always_inline __u32 memslot_op(const struct kvm_memory_slot *old,
+					const struct kvm_memory_slot *new, __u32 change)
+{
+	__u32 on_old, on_new;
+
+	if (change == bpf_core_enum_value(enum kvm_mr_change, KVM_MR_CREATE))
+		return KW_MS_CREATE;
+	if (change == bpf_core_enum_value(enum kvm_mr_change, KVM_MR_DELETE))
+		return KW_MS_DELETE;
+	if (change == bpf_core_enum_value(enum kvm_mr_change, KVM_MR_MOVE))
+		return KW_MS_MOVE;
+	if (change != bpf_core_enum_value(enum kvm_mr_change, KVM_MR_FLAGS_ONLY))
+		return KW_MS_NONE;
+	on_old = memslot_flags(old) & KW_MEM_LOG_DIRTY_PAGES;
+	on_new = memslot_flags(new) & KW_MEM_LOG_DIRTY_PAGES;
+	return on_new && !on_old   ? KW_MS_DIRTY_LOG_ON
+	       : on_old && !on_new ? KW_MS_DIRTY_LOG_OFF
+				   : KW_MS_FLAGS;
+}
+
+static __always_inline void memslot_enter(const struct kvm_memory_slot *old,
+					  const struct kvm_memory_slot *new, __u32 change)
+{
+	struct kw_task *t = kw_enter(KW_P_MEMSLOT, 0, false);
+
+	if (!t || !t->ioctl_depth)
+		return;
+	kw_trig_fold(t); /* the rows made so far in the ioctl: before the key changes */
+	t->memslot_op = memslot_op(old, new, change);
+}
+
+KW_PROBE(memslot, kvm_arch_prepare_memory_region, memslot_enter(old, new, change),
+	 kw_exit_simple(KW_P_MEMSLOT, (int)ret), struct kvm *kvm,
+	 const struct kvm_memory_slot *old, struct kvm_memory_slot *new, enum kvm_mr_change change)
 
 /*
  * The vCPU fault handler; the loader points these at kvm_handle_guest_abort (arm64) or

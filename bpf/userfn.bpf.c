@@ -14,10 +14,10 @@
  * and with the slot a constant both mechanisms share one body and kw_ustat[] indexes need no
  * bounds check the verifier must follow.
  *
- * Nothing here touches struct kw_task: the trigger is read from it (kw_trigger_of()), start
- * times live in a task storage of their own (kw_utasks), so a user function never disturbs
- * the built-in probes' state, even when it is one of their functions (--count
- * tdp_mmu_zap_leafs attaches a second fentry program to the same trampoline).
+ * Nothing here touches struct kw_task: the trigger is read from it (kw_trigger_of(),
+ * kw_memslot_op_of()), start times live in a task storage of their own (kw_utasks), so a user
+ * function never disturbs the built-in probes' state, even when it is one of their functions
+ * (--count tdp_mmu_zap_leafs attaches a second fentry program to the same trampoline).
  */
 #include "kw.bpf.h"
 #include "userfn_abi.h"
@@ -55,10 +55,12 @@ struct {
 static __always_inline void utrig_add(__u32 slot, __u64 id, __u64 ns)
 {
 	struct kw_trig_key k = { .probe = slot, .pid = id >> 32 };
+	struct kw_task *t = kw_task_get(false);
 	struct kw_trig_val *v, zero = {};
 	bool inserted = false;
 
-	k.trigger = kw_trigger_of(kw_task_get(false), &k.cmd);
+	k.trigger = kw_trigger_of(t, &k.cmd);
+	k.memslot_op = kw_memslot_op_of(t, k.trigger);
 	v = kw_map_lookup_or_init(&kw_utrigs, &k, &zero, KW_C_TRIG_FULL, 1, &inserted);
 	if (inserted)
 		kw_event(k.pid, KW_EV_NEW_ROW); /* user space names its process */

@@ -13,7 +13,7 @@
 
 /* One fentry/fexit and one kprobe/kretprobe pair of programs per slot (userfn.bpf.c). */
 #define KW_MAX_UFUNCS 8
-/* trigger rows of the user functions: (slot, trigger, cmd, pid) */
+/* trigger rows of the user functions: (slot, trigger, cmd, pid, memslot_op) */
 #define KW_MAX_UTRIGS 1024
 
 /* The counts of a built-in probe (bpf/kvmwalk_abi.h) and, for --time, the duration in ns. */

@@ -54,9 +54,9 @@ static int read_u64s(struct bpf_map *map, __u32 nkeys, __u64 *out, void *buf, in
  * a long `serve` or `record` fills its KW_MAX_TRIGS rows after some 50 short-lived VMM processes
  * and from then on every call is counted as trigger_map_full. So each collection moves the rows
  * of processes that no longer exist into l->exited: their calls and ns, summed over the CPUs,
- * are added to the row of the same (probe, trigger, cmd) with pid 0 there, and the map row is
- * deleted. A dead process cannot make new events, so no call is lost, and the folded rows only
- * grow, so the totals of a recording stay exact and Prometheus' counters monotonic.
+ * are added to the row of the same (probe, trigger, cmd, memslot_op) with pid 0 there, and the
+ * map row is deleted. A dead process cannot make new events, so no call is lost, and the folded
+ * rows only grow, so the totals of a recording stay exact and Prometheus' counters monotonic.
  *
  * Dead means kill(pid, 0) fails with ESRCH (a zombie not yet reaped still counts as alive).
  * The corners: if the pid is reused before a collection sees it dead, the old process's
@@ -95,7 +95,7 @@ static int exited_add(struct loader *l, const struct kw_trig *t)
 		struct kw_trig *e = &l->exited[i];
 
 		if (e->probe == t->probe && e->trigger == t->trigger && e->cmd == t->cmd &&
-		    e->pid == pid) {
+		    e->memslot_op == t->memslot_op && e->pid == pid) {
 			e->calls += t->calls;
 			e->ns += t->ns;
 			return 0;
@@ -219,6 +219,7 @@ static int fold_exited(struct loader *l, struct trig_rows *rows, void *buf, int 
 		t.probe = k->probe < KW_NR_PROBES ? (int)k->probe : 0;
 		t.trigger = k->trigger < KW_NR_TRIGGERS ? (int)k->trigger : 0;
 		t.cmd = k->cmd;
+		t.memslot_op = k->memslot_op < KW_NR_MEMSLOT_OPS ? (int)k->memslot_op : 0;
 		t.pid = k->pid;
 		for (int c = 0; c < ncpus; c++) {
 			t.calls += v[c].calls;
@@ -336,6 +337,7 @@ static int collect_ufuncs(struct loader *l, struct kw_recording *r, void *buf, i
 		t.probe = k.probe;
 		t.trigger = k.trigger < KW_NR_TRIGGERS ? (int)k.trigger : 0;
 		t.cmd = k.cmd;
+		t.memslot_op = k.memslot_op < KW_NR_MEMSLOT_OPS ? (int)k.memslot_op : 0;
 		t.pid = k.pid;
 		for (int c = 0; c < n; c++) {
 			t.calls += v[c].calls;
@@ -448,6 +450,7 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		t.probe = tk->probe < KW_NR_PROBES ? (int)tk->probe : 0;
 		t.trigger = tk->trigger < KW_NR_TRIGGERS ? (int)tk->trigger : 0;
 		t.cmd = tk->cmd;
+		t.memslot_op = tk->memslot_op < KW_NR_MEMSLOT_OPS ? (int)tk->memslot_op : 0;
 		t.pid = tk->pid;
 		for (int c = 0; c < n; c++) {
 			t.calls += v[c].calls;
@@ -458,7 +461,7 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 			struct kw_trig *e = &r->trigs[j];
 
 			if (!e->pid && e->probe == t.probe && e->trigger == t.trigger &&
-			    e->cmd == t.cmd) {
+			    e->cmd == t.cmd && e->memslot_op == t.memslot_op) {
 				e->calls += t.calls;
 				e->ns += t.ns;
 				merged = true;

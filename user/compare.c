@@ -143,6 +143,25 @@ static double f_per_zap(const struct kw_recording *r, int arg)
 	return kw_ratio(r->counters[arg], r->funcs[KW_P_TDP_ZAP_LEAFS].calls);
 }
 
+/*
+ * arg: an enum kw_memslot_op. The mean time of the run's KVM_SET_USER_MEMORY_REGION(2) ioctls
+ * of that operation (kw_memslot_ops()): a recording keeps an ioctl row's total, not a
+ * histogram per operation. 0 in a run without one (or made without the probe that tells).
+ */
+static double f_memslot_mean(const struct kw_recording *r, int op)
+{
+	struct kw_memslot_stat ops[KW_NR_MEMSLOT_OPS];
+
+	kw_memslot_ops(r, ops);
+	return kw_ratio(ops[op].ns, ops[op].calls);
+}
+
+/* The row kvm_vm_ioctl has per memslot operation: "dirty_log_on mean" */
+static void memslot_metric(char *buf, size_t len, int op)
+{
+	snprintf(buf, len, "%s mean", kw_memslot_op_names[op]);
+}
+
 /* ---- building -------------------------------------------------------------------------------- */
 
 /*
@@ -224,6 +243,11 @@ static bool metric_known(const char *w, size_t n)
 		if (names_metric(w, n, m))
 			return true;
 	}
+	for (int op = 1; op < KW_NR_MEMSLOT_OPS; op++) {
+		memslot_metric(m, sizeof(m), op);
+		if (names_metric(w, n, m))
+			return true;
+	}
 	/* fast_page_fault's return codes: named by the recording's BTF, else "ret N/run" */
 	if ((n > 7 && !strncmp(w, "RET_PF_", 7)) || names_metric(w, n, "ret"))
 		return true;
@@ -291,6 +315,9 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
 							append(names, sizeof(names), w);
 					}
 					append(names, sizeof(names), "p50, L-1 to L3, RET_PF_*, ret");
+					for (int op = 1; op < KW_NR_MEMSLOT_OPS; op++)
+						append(names, sizeof(names),
+						       kw_memslot_op_names[op]);
 					for (int i = 0; i < KW_NR_COUNTERS; i++)
 						if (counter_row(i))
 							append(names, sizeof(names),
@@ -393,6 +420,9 @@ static struct need need_of(run_fn fn, int arg, enum kw_compare_unit u, kw_probe_
 	if (!probes && (fn == f_calls || fn == f_p50 || fn == f_p90 || fn == f_p99 ||
 			fn == f_p999 || fn == f_mean || fn == f_sum))
 		nd.probes = KW_PROBE_BIT(arg);
+	/* an ioctl's time by its memslot operation: the ioctl's row keyed by the memslot probe */
+	if (!probes && fn == f_memslot_mean)
+		nd.probes = KW_PROBE_BIT(KW_P_VM_IOCTL) | KW_PROBE_BIT(KW_P_MEMSLOT);
 	return nd;
 }
 
@@ -565,6 +595,11 @@ static int probe_rows(struct builder *b, int p)
 			      row->per_counter || row->per_calls ? KW_U_RATIO : KW_U_COUNT,
 			      f_counter_row, (int)i);
 	}
+	/* the memslot ioctls by operation: the dirty-logging enable's time is a headline */
+	for (int op = 1; p == KW_P_VM_IOCTL && op < KW_NR_MEMSLOT_OPS && !err; op++) {
+		memslot_metric(m, sizeof(m), op);
+		err = add_row(b, g, m, KW_U_NS, f_memslot_mean, op);
+	}
 	for (int i = 0; p == KW_P_FAST_PF && i < KW_NR_PF_RET && !err; i++) {
 		const char *n = pf_name(b, i);
 
@@ -620,6 +655,12 @@ static const struct section_def section_defs[] = {
 			{ "split visits that did nothing", "per block", KW_U_RATIO,
 			  f_split_per_block, -2, true },
 			{ "split time, median", "", KW_U_NS, f_p50, KW_P_S2_SPLIT },
+			/*
+			 * The series' own measure: the time of the ioctl that enables dirty
+			 * logging (the split runs inside it), per call, mean of the run.
+			 */
+			{ "dirty-logging enable ioctl, mean", "", KW_U_NS, f_memslot_mean,
+			  KW_MS_DIRTY_LOG_ON },
 		},
 	},
 	{

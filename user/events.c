@@ -4,7 +4,9 @@
  *
  * Naming: each process's first trigger row sends its tgid; loader__poll() wakes and reads its
  * identity (identity.h) at once, while it is alive: even a VM that lives for 20 ms is named from
- * its cmdline (a zombie's cmdline is empty). A sweep every 0.2 s names what a full buffer lost.
+ * its cmdline (a zombie's cmdline is empty). A task's later new rows send it without a wakeup
+ * (bpf/kw.bpf.h kw_trig_add_n()); a sweep every 0.2 s reads those, and names what a full buffer
+ * lost.
  *
  * --vm NAME: record only the processes whose VM name (QEMU's -name, libvirt's scope) is one of
  * the names, found as they appear. The BPF side applies the decisions (kw_pids):
@@ -240,8 +242,10 @@ void loader__poll(struct loader *l, int timeout_ms)
 	if (!l->events || ring_buffer__poll(l->events, timeout_ms) < 0)
 		poll(NULL, 0, timeout_ms);
 	now = kw_mono_s();
-	/* and a sweep, for the events a full ring buffer lost */
+	/* and a sweep, for the events sent without a wakeup and those a full ring buffer lost */
 	if (now >= l->identify_at) {
+		if (l->events)
+			ring_buffer__consume(l->events);
 		loader__identify(l);
 		l->identify_at = now + IDENTIFY_S;
 	}

@@ -59,10 +59,16 @@ bool kw_plan_tramp_listed(const char *text, const char *func)
 	size_t n = strlen(func);
 
 	for (const char *p = text; (p = strstr(p, func)); p += n) {
-		size_t len = strcspn(p, "\n");
+		const char *e = p;
 
-		if ((p == text || p[-1] == '\n') && (p[n] == ' ' || p[n] == '\t') &&
-		    memmem(p, len, "bpf_trampoline", 14))
+		if (!(p == text || p[-1] == '\n') || !(p[n] == ' ' || p[n] == '\t'))
+			continue;
+		/* the function's line and the tab-indented lines ftrace prints under it */
+		do {
+			e += strcspn(e, "\n");
+		} while (e[0] == '\n' && e[1] == '\t' && e++);
+		/* 6.12 prints "direct-->", 7.3 "direct-->" or "direct(jmp)-->" */
+		if (memmem(p, e - p, "\tdirect", 7))
 			return true;
 	}
 	return false;

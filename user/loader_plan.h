@@ -49,8 +49,9 @@ bool kw_plan_wanted(const struct loader_opts *o, int probe);
  */
 bool kw_plan_listed(const char *text, const char *func);
 /*
- * func's line of tracing/enabled_functions names a BPF trampoline ("direct-->bpf_trampoline_"):
- * an fentry program is on it. A line without one (a kprobe event's ftrace_ops on the same
+ * func's entry in tracing/enabled_functions has a direct call ("\tdirect-->bpf_trampoline_...",
+ * on a line of its own under the function's, as kernel/trace/ftrace.c t_show() prints it): an
+ * fentry program is on it. An entry without one (a kprobe event's ftrace_ops on the same
  * function) is not kvmwalk's trampoline.
  */
 bool kw_plan_tramp_listed(const char *text, const char *func);

@@ -27,8 +27,9 @@ static const struct argp_option options[] = {
 		 "default: what dashboards/ reads, without the probes that run per KVM_RUN, per "
 		 "fault or per TDP iterator step; its --help says which), timing (only the probes "
 		 "that time a whole operation once per call: kvm_vm_ioctl, "
-		 "kvm_mmu_notifier_invalidate_range_start, kvm_nested_s2_unmap, "
-		 "kvm_mmu_notifier_release; for times that carry almost none of kvmwalk's cost), "
+		 "kvm_arch_prepare_memory_region, kvm_mmu_notifier_invalidate_range_start, "
+		 "kvm_nested_s2_unmap, kvm_mmu_notifier_release; for times that carry almost none "
+		 "of kvmwalk's cost), "
 		 "none (record only: no BPF at all, the command's wall time and the host). A set's "
 		 "probes that this kernel lacks are unavailable, not an error; probes left out show "
 		 "as off" },

@@ -183,6 +183,12 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 		.what = "trigger: VM teardown (the MMU notifier's release)",
 		.func = "kvm_mmu_notifier_release", PROGS("mm_release"),
 	},
+	[KW_P_MEMSLOT] = {
+		.name = "kvm_arch_prepare_memory_region", .arch = "", .family = "trigger",
+		.timed = true,
+		.what = "memslot change: what the ioctl does (create, dirty log on, ...)",
+		.func = "kvm_arch_prepare_memory_region", PROGS("memslot"),
+	},
 	[KW_P_MMU_LOCK] = {
 		.name = "mmu_lock_wait", .arch = "", .family = "lock",
 		.timed = true,
@@ -269,6 +275,8 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
  *     stage2_age_walker: the kvmwalk_aging_* families (no panel yet); the three aging
  *     notifiers (kvm_mmu_notifier_{clear_flush,clear,test}_young): their trigger label,
  *     mmu_notifier_age. They run per aged page range of reclaim or MGLRU, not per vCPU entry
+ *   kvm_arch_prepare_memory_region (once per memslot change), with kvm_vm_ioctl:
+ *     kvmwalk_memslot_ops_total and kvmwalk_memslot_op_seconds_total by operation
  *
  * The two notifier probes also make the walks inside them cheaper: their trigger and callback
  * rows wait in the task and are added once per context (a teardown's millions of 1 GiB walks
@@ -308,6 +316,9 @@ const kw_probe_mask kw_probes_cheap =
  *
  *   kvm_vm_ioctl: every VM ioctl by command (KVM_SET_USER_MEMORY_REGION(2), KVM_GET_DIRTY_LOG,
  *     KVM_CLEAR_DIRTY_LOG, ...): once per ioctl. Its trigger rows time each command.
+ *   kvm_arch_prepare_memory_region: once per memslot change, inside its ioctl: it keys the
+ *     ioctl's row by what the change does (create, delete, dirty logging on, ...), so that
+ *     the dirty-logging enable, the series' own measure of the eager split, is timed apart.
  *   kvm_mmu_notifier_invalidate_range_start: once per invalidation (madvise, munmap, reclaim,
  *     migration), the zaps, unmaps and flushes inside it included.
  *   kvm_nested_s2_unmap (arm64 NV): once per notifier, the unmap of every valid nested MMU's
@@ -324,10 +335,12 @@ const kw_probe_mask kw_probes_cheap =
  *     of reclaim, MGLRU or DAMON, thousands per aging pass; the selftest that times aging
  *     (access_tracking_perf_test) prints its own phase times, which bare runs keep.
  *   - every walk, visit, flush, fault, zap and lock probe: they run inside what the set times.
- * The set holds no probe that runs inside another of the set but kvm_nested_s2_unmap.
+ * The set holds no probe that runs inside another of the set but kvm_nested_s2_unmap (in a
+ * notifier) and kvm_arch_prepare_memory_region (in a memslot ioctl), each once per call of the
+ * operation it is inside.
  */
 const kw_probe_mask kw_probes_timing =
-	KW_PROBE_BIT(KW_P_VM_IOCTL) | KW_PROBE_BIT(KW_P_NOTIFIER) |
+	KW_PROBE_BIT(KW_P_VM_IOCTL) | KW_PROBE_BIT(KW_P_MEMSLOT) | KW_PROBE_BIT(KW_P_NOTIFIER) |
 	KW_PROBE_BIT(KW_P_NESTED_UNMAP) | KW_PROBE_BIT(KW_P_MM_RELEASE);
 
 static const struct {

@@ -420,6 +420,42 @@ static int put_triggers(FILE *f, const struct kw_recording *r, const struct prom
 	return 0;
 }
 
+/*
+ * The memslot ioctls (KVM_SET_USER_MEMORY_REGION(2)) by what each changed, every operation of
+ * kw_memslot_op_names[] from the start (0 until one happens), when both probes that make them
+ * attached: without kvm_arch_prepare_memory_region no call has an operation, without
+ * kvm_vm_ioctl none is counted. The calls without one are in kvmwalk_trigger_calls_total.
+ */
+static void put_memslot_ops(FILE *f, const struct kw_recording *r)
+{
+	struct kw_memslot_stat ops[KW_NR_MEMSLOT_OPS];
+
+	if (!exported(r, KW_P_MEMSLOT) || !exported(r, KW_P_VM_IOCTL))
+		return;
+	kw_memslot_ops(r, ops);
+	for (int k = 0; k < 2; k++) {
+		const char *name =
+			k ? "kvmwalk_memslot_op_seconds_total" : "kvmwalk_memslot_ops_total";
+
+		family(f, name, "counter",
+		       k ? "Time in the KVM_SET_USER_MEMORY_REGION(2) ioctls of each memslot "
+			   "operation, entry to return (dirty_log_on: enabling dirty logging, "
+			   "with its write-protection or eager split)."
+			 : "KVM_SET_USER_MEMORY_REGION(2) ioctls by what each changed: create, "
+			   "delete, move, dirty_log_on, dirty_log_off or other flags "
+			   "(kvm_arch_prepare_memory_region's change); a refused call counts "
+			   "under the operation it asked for.");
+		for (int op = 1; op < KW_NR_MEMSLOT_OPS; op++) {
+			const char *kv[] = { "op", kw_memslot_op_names[op], NULL };
+
+			if (k)
+				put_ns(f, name, kv, ops[op].ns);
+			else
+				put_u64(f, name, kv, ops[op].calls);
+		}
+	}
+}
+
 /* Walks of kvm_pgtable_walk by callback, outermost or nested. */
 static int put_walks(FILE *f, const struct kw_recording *r)
 {
@@ -617,6 +653,7 @@ int prom_write(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 	put_funcs(f, r, o);
 	if ((err = put_triggers(f, r, o)))
 		return err;
+	put_memslot_ops(f, r);
 	if ((err = put_walks(f, r)))
 		return err;
 	put_visits(f, r);

@@ -22,6 +22,16 @@ const char *const kw_trigger_names[KW_NR_TRIGGERS] = {
 	[KW_T_AGING] = "mmu_notifier_age",
 };
 
+const char *const kw_memslot_op_names[KW_NR_MEMSLOT_OPS] = {
+	[KW_MS_NONE] = "",
+	[KW_MS_CREATE] = "create",
+	[KW_MS_DELETE] = "delete",
+	[KW_MS_MOVE] = "move",
+	[KW_MS_DIRTY_LOG_ON] = "dirty_log_on",
+	[KW_MS_DIRTY_LOG_OFF] = "dirty_log_off",
+	[KW_MS_FLAGS] = "flags",
+};
+
 const char *const kw_encl_names[KW_NR_ENCL] = {
 	[KW_E_UNMAP] = "unmap",
 	[KW_E_WRPROTECT] = "wrprotect",
@@ -203,7 +213,8 @@ static int trig_cmp(const void *a, const void *b)
 	return x->probe != y->probe	  ? x->probe - y->probe
 	       : x->trigger != y->trigger ? x->trigger - y->trigger
 	       : x->cmd != y->cmd	  ? cmp_u64(x->cmd, y->cmd)
-					  : cmp_u64(x->pid, y->pid);
+	       : x->pid != y->pid	  ? cmp_u64(x->pid, y->pid)
+					  : x->memslot_op - y->memslot_op;
 }
 
 static int cb_cmp(const void *a, const void *b)
@@ -254,6 +265,40 @@ bool kw_trig_is_dirty_log(const struct kw_recording *r, const struct kw_trig *t)
 		if (!strcmp(n, names[i]))
 			return true;
 	return false;
+}
+
+int kw_trig_memslot_op(const struct kw_recording *r, const struct kw_trig *t)
+{
+	const char *n;
+
+	if (t->probe != KW_P_VM_IOCTL || t->trigger != KW_T_IOCTL)
+		return -1;
+	n = kw_trig_ioctl(r, t);
+	if (!n ||
+	    (strcmp(n, "KVM_SET_USER_MEMORY_REGION") && strcmp(n, "KVM_SET_USER_MEMORY_REGION2")))
+		return -1;
+	return t->memslot_op >= 0 && t->memslot_op < KW_NR_MEMSLOT_OPS ? t->memslot_op : KW_MS_NONE;
+}
+
+void kw_memslot_ops(const struct kw_recording *r, struct kw_memslot_stat ops[KW_NR_MEMSLOT_OPS])
+{
+	memset(ops, 0, KW_NR_MEMSLOT_OPS * sizeof(*ops));
+	for (size_t i = 0; i < r->ntrigs; i++) {
+		int op = kw_trig_memslot_op(r, &r->trigs[i]);
+
+		if (op < 0)
+			continue;
+		ops[op].calls += r->trigs[i].calls;
+		ops[op].ns += r->trigs[i].ns;
+	}
+}
+
+int kw_memslot_op_by_name(const char *name)
+{
+	for (int i = 1; name && i < KW_NR_MEMSLOT_OPS; i++)
+		if (!strcmp(kw_memslot_op_names[i], name))
+			return i;
+	return KW_MS_NONE;
 }
 
 __u64 kw_dirty_log_ioctls(const struct kw_recording *r)
@@ -434,6 +479,14 @@ static json_t *meta_json(const struct kw_meta *m)
 	return o;
 }
 
+/* A row's kw_memslot_op_names[] entry, "" for none or a value out of range. */
+static const char *memslot_op_name(const struct kw_trig *t)
+{
+	return t->memslot_op > 0 && t->memslot_op < KW_NR_MEMSLOT_OPS
+		       ? kw_memslot_op_names[t->memslot_op]
+		       : "";
+}
+
 json_t *kw_ufuncs_json(const struct kw_recording *r)
 {
 	json_t *a = json_array();
@@ -466,11 +519,11 @@ json_t *kw_ufuncs_json(const struct kw_recording *r)
 				n = buf;
 			}
 			json_array_append_new(
-				ta, json_pack("{sssIsssIsIsI}", "trigger", kw_trigger_names[t->trigger],
-					      "cmd", (json_int_t)t->cmd, "ioctl",
-					      t->trigger == KW_T_IOCTL ? n : "", "pid",
-					      (json_int_t)t->pid, "calls", (json_int_t)t->calls,
-					      "ns", (json_int_t)t->ns));
+				ta, json_pack("{sssIsssssIsIsI}", "trigger",
+					      kw_trigger_names[t->trigger], "cmd", (json_int_t)t->cmd,
+					      "ioctl", t->trigger == KW_T_IOCTL ? n : "", "memslot_op",
+					      memslot_op_name(t), "pid", (json_int_t)t->pid, "calls",
+					      (json_int_t)t->calls, "ns", (json_int_t)t->ns));
 		}
 		json_object_set_new(o, "triggers", ta);
 		json_array_append_new(a, o);
@@ -557,6 +610,7 @@ static json_t *recording_json(const struct kw_recording *r)
 			      (json_int_t)t->pid, "calls", (json_int_t)t->calls, "ns",
 			      (json_int_t)t->ns);
 		json_object_set_new(o, "ioctl", json_string(t->trigger == KW_T_IOCTL ? n : ""));
+		json_object_set_new(o, "memslot_op", json_string(memslot_op_name(t)));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "triggers", a);
@@ -768,6 +822,9 @@ static int ufuncs_from(json_t *a, struct kw_recording *r)
 			tr.cmd = get_u64(t, "cmd");
 			if (io && !strncmp(io, "KVM_", 4))
 				snprintf(tr.ioctl, sizeof(tr.ioctl), "%s", io);
+			/* a name of a newer kvmwalk, or none in an older recording: none */
+			tr.memslot_op = kw_memslot_op_by_name(
+				json_string_value(json_object_get(t, "memslot_op")));
 			tr.pid = get_u64(t, "pid");
 			tr.calls = get_u64(t, "calls");
 			tr.ns = get_u64(t, "ns");
@@ -928,6 +985,8 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		get_str(o, "ioctl", t.ioctl, sizeof(t.ioctl));
 		if (strncmp(t.ioctl, "KVM_", 4))
 			t.ioctl[0] = 0;
+		t.memslot_op =
+			kw_memslot_op_by_name(json_string_value(json_object_get(o, "memslot_op")));
 		t.pid = get_u64(o, "pid");
 		t.calls = get_u64(o, "calls");
 		t.ns = get_u64(o, "ns");

@@ -23,10 +23,12 @@ _Static_assert(sizeof(struct kw_probe_stats) == 32, "kw_probe_stats");
 _Static_assert(KW_MAX_HISTS < KW_NO_HIST, "kw_hists slots fit a __u8 below KW_NO_HIST");
 _Static_assert(sizeof(struct kw_cb_key) == 16, "kw_cb_key");
 _Static_assert(sizeof(struct kw_cb_val) == 24, "kw_cb_val");
-_Static_assert(sizeof(struct kw_trig_key) == 16, "kw_trig_key");
+_Static_assert(sizeof(struct kw_trig_key) == 20, "kw_trig_key");
 _Static_assert(sizeof(struct kw_trig_val) == 16, "kw_trig_val");
 
 extern const char *const kw_trigger_names[KW_NR_TRIGGERS];
+/* "" for KW_MS_NONE, then "create", "delete", "move", "dirty_log_on", "dirty_log_off", "flags" */
+extern const char *const kw_memslot_op_names[KW_NR_MEMSLOT_OPS];
 extern const char *const kw_encl_names[KW_NR_ENCL];
 extern const char *const kw_walker_names[KW_NR_WALKERS];
 const char *kw_outcome_name(int walker, int outcome);
@@ -85,6 +87,7 @@ struct kw_trig {
 	__u64 calls, ns;
 	/* the ioctl's name as the recording has it (the recording host's arch), "" if none */
 	char ioctl[32];
+	int memslot_op; /* enum kw_memslot_op: what the ioctl changed (bpf/kvmwalk_abi.h) */
 };
 
 struct kw_recording;
@@ -134,10 +137,27 @@ struct kw_interval {
  * Dirty-log ioctls in r: KVM_GET_DIRTY_LOG and KVM_CLEAR_DIRTY_LOG calls that returned (the
  * kvm_vm_ioctl trigger rows of those commands, all processes). Exact: kvm_vm_ioctl's own row is
  * counted once per call at its exit, keyed by its command. Only the ioctls a migration repeats
- * per pass: KVM_SET_USER_MEMORY_REGION(2), which enables dirty logging once per slot (the split
- * burst), also adds, moves and deletes slots and cannot be told apart without its flags.
+ * per pass, so that the timeline's rate is the sync rate: the KVM_SET_USER_MEMORY_REGION(2)
+ * calls that turn dirty logging on or off (once per slot, at a migration's start and end) are
+ * kw_memslot_ops()' dirty_log_on and dirty_log_off, and not in it. Recordings keep this count per
+ * interval, so its meaning stays what it was when they were made.
  */
 __u64 kw_dirty_log_ioctls(const struct kw_recording *r);
+/*
+ * The memslot operation (enum kw_memslot_op) of a kvm_vm_ioctl row of KVM_SET_USER_MEMORY_REGION
+ * or KVM_SET_USER_MEMORY_REGION2 (by name, as kw_trig_ioctl() gives it), KW_MS_NONE for one
+ * without (no change, refused before kvm_arch_prepare_memory_region, or recorded without that
+ * probe); -1 for any other row. The operations of other ioctls (x86's private slots, inside
+ * KVM_CREATE_VCPU or KVM_RUN) are not memslot ioctls' and time something else.
+ */
+int kw_trig_memslot_op(const struct kw_recording *r, const struct kw_trig *t);
+struct kw_memslot_stat {
+	__u64 calls, ns; /* of the ioctls, ns from entry to exit */
+};
+/* The memslot ioctls of r (kw_trig_memslot_op()) summed by operation, all processes. */
+void kw_memslot_ops(const struct kw_recording *r, struct kw_memslot_stat ops[KW_NR_MEMSLOT_OPS]);
+/* The operation named name (kw_memslot_op_names[]); KW_MS_NONE for "", NULL or an unknown one. */
+int kw_memslot_op_by_name(const char *name);
 /* The trigger row is one of the dirty-log ioctls kw_dirty_log_ioctls() counts. */
 bool kw_trig_is_dirty_log(const struct kw_recording *r, const struct kw_trig *t);
 /* iv = cur - last, then last = cur (last starts zeroed): record's snapshots. */
@@ -260,7 +280,8 @@ int kw_meta_pids(const struct kw_meta *m, char *buf, size_t len, const char *sep
 /* Sets meta.kvmwalk_command from argv (argv[0] "kvmwalk record"), quoted for a POSIX shell. */
 void kw_meta_set_command(struct kw_meta *m, int argc, char **argv);
 /*
- * Orders triggers (probe, trigger, cmd, pid) and callbacks (symbol, depth, flags): stable output.
+ * Orders triggers (probe, trigger, cmd, pid, memslot_op) and callbacks (symbol, depth, flags):
+ * stable output.
  */
 void kw_recording_sort(struct kw_recording *r);
 

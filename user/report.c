@@ -527,7 +527,7 @@ static void print_sections(FILE *f, const struct kw_recording *r)
 
 static void print_trigs(FILE *f, const struct kw_recording *r)
 {
-	char tot[16], what[48], pid[16];
+	char tot[16], what[64], pid[16];
 
 	if (!r->ntrigs)
 		return;
@@ -535,21 +535,28 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 	/*
 	 * 80 columns: a function longer than its column goes on a line of its own, as in
 	 * "Functions"; the trigger holds KVM_SET_USER_MEMORY_REGION2, the pid 4194304 (pid_max on
-	 * most 64-bit hosts), and kw_fmt_ns() prints at most 6 characters. The total is the time
-	 * of the row's calls; "-" where the probe times nothing (the per-entry callbacks count
-	 * visits) or its row carries no time.
+	 * most 64-bit hosts), and kw_fmt_ns() prints at most 6 characters. An ioctl that changed a
+	 * memslot is followed by the operation (KVM_SET_USER_MEMORY_REGION2 dirty_log_on, 40
+	 * characters): a trigger longer than its column ends the line, and the numbers go on the
+	 * next. The total is the time of the row's calls; "-" where the probe times nothing (the
+	 * per-entry callbacks count visits) or its row carries no time.
 	 */
 	fprintf(f, "  %-25s %-27s %7s %9s %6s\n", "function", "trigger", "pid", "calls", "total");
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
 		const char *n = kw_trig_ioctl(r, t);
 		const char *name = kw_probes[t->probe].name;
+		const char *op = t->trigger == KW_T_IOCTL && t->memslot_op > 0 &&
+						 t->memslot_op < KW_NR_MEMSLOT_OPS
+					 ? kw_memslot_op_names[t->memslot_op]
+					 : "";
 
 		if (t->trigger == KW_T_IOCTL) {
 			if (n)
-				snprintf(what, sizeof(what), "%s", n);
+				snprintf(what, sizeof(what), "%s%s%s", n, *op ? " " : "", op);
 			else
-				snprintf(what, sizeof(what), "ioctl 0x%x", t->cmd);
+				snprintf(what, sizeof(what), "ioctl 0x%x%s%s", t->cmd, *op ? " " : "",
+					 op);
 		} else {
 			snprintf(what, sizeof(what), "%s", kw_trigger_names[t->trigger]);
 		}
@@ -563,8 +570,80 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 			fprintf(f, "  %s\n  %-25s", name, "");
 		else
 			fprintf(f, "  %-25s", name);
+		if (strlen(what) > 27) {
+			fprintf(f, " %s\n  %-25s", what, "");
+			what[0] = 0;
+		}
 		fprintf(f, " %-27.27s %7s %9llu %6s\n", what, pid, (unsigned long long)t->calls, tot);
 	}
+}
+
+/*
+ * Memslot operations: the KVM_SET_USER_MEMORY_REGION(2) calls by what each changed
+ * (kw_memslot_ops()), with the ioctl's time: "time of the dirty-logging enable ioctl" is the
+ * headline of the arm64 split series. Shown when the recording planned
+ * kvm_arch_prepare_memory_region (older ones did not); without it, or without kvm_vm_ioctl,
+ * one line says what is missing rather than a table of zeros.
+ */
+static bool memslot_known(const struct kw_recording *r)
+{
+	return attached(r, KW_P_MEMSLOT) && attached(r, KW_P_VM_IOCTL);
+}
+
+static void print_memslot_ops(FILE *f, const struct kw_recording *r)
+{
+	struct kw_memslot_stat ops[KW_NR_MEMSLOT_OPS];
+	char tot[16], mean[16];
+
+	if (r->plan[KW_P_MEMSLOT].mech == KW_MECH_NONE)
+		return;
+	rule(f, "Memslot operations (KVM_SET_USER_MEMORY_REGION(2) by what each changed)");
+	if (!memslot_known(r)) {
+		fprintf(f, "  not known: %s not attached (see Probes)\n",
+			kw_probes[attached(r, KW_P_MEMSLOT) ? KW_P_VM_IOCTL : KW_P_MEMSLOT].name);
+		return;
+	}
+	kw_memslot_ops(r, ops);
+	fprintf(f, "  %-20s %9s %9s %9s\n", "operation", "calls", "total", "mean");
+	/* the operations in enum order, then the calls without one if there were any */
+	for (int i = 1; i <= KW_NR_MEMSLOT_OPS; i++) {
+		int op = i % KW_NR_MEMSLOT_OPS;
+
+		if (op == KW_MS_NONE && !ops[op].calls)
+			continue;
+		snprintf(tot, sizeof(tot), "-");
+		snprintf(mean, sizeof(mean), "-");
+		if (ops[op].calls) {
+			kw_fmt_ns(tot, sizeof(tot), ops[op].ns);
+			kw_fmt_ns(mean, sizeof(mean), (double)ops[op].ns / ops[op].calls);
+		}
+		fprintf(f, "  %-20s %9llu %9s %9s\n", op ? kw_memslot_op_names[op] : "none",
+			(unsigned long long)ops[op].calls, tot, mean);
+	}
+	fprintf(f, "  time: the ioctl's, entry to return, refusals included%s\n",
+		ops[KW_MS_NONE].calls ? ";" : "");
+	if (ops[KW_MS_NONE].calls)
+		fprintf(f, "  none: no change, or refused before kvm_arch_prepare_memory_region\n");
+}
+
+static json_t *memslot_ops_json(const struct kw_recording *r)
+{
+	struct kw_memslot_stat ops[KW_NR_MEMSLOT_OPS];
+	json_t *o;
+
+	if (!memslot_known(r))
+		return json_null();
+	kw_memslot_ops(r, ops);
+	o = json_object();
+	for (int i = 1; i <= KW_NR_MEMSLOT_OPS; i++) {
+		int op = i % KW_NR_MEMSLOT_OPS;
+
+		json_object_set_new(o, op ? kw_memslot_op_names[op] : "none",
+				    json_pack("{sIsIsf}", "calls", (json_int_t)ops[op].calls, "ns",
+					      (json_int_t)ops[op].ns, "mean_ns",
+					      kw_ratio(ops[op].ns, ops[op].calls)));
+	}
+	return o;
 }
 
 /*
@@ -794,6 +873,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	print_cbs(f, r);
 	print_visits(f, r);
 	print_sections(f, r);
+	print_memslot_ops(f, r);
 	print_trigs(f, r);
 	kw_ufuncs_print(f, r);
 	print_vms(f, r);
@@ -885,17 +965,23 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 			json_object_set_new(root, "fast_page_fault", fast_pf_json(r));
 	}
 
+	/* the memslot ioctls by operation; null when the recording cannot say (text: why) */
+	json_object_set_new(root, "memslot_ops", memslot_ops_json(r));
+
 	a = json_array();
 	for (size_t i = 0; i < r->ntrigs; i++) {
 		const struct kw_trig *t = &r->trigs[i];
 		const char *n = kw_trig_ioctl(r, t);
 
-		json_array_append_new(a, json_pack("{sssssssIsIsI}", "probe",
-						   kw_probes[t->probe].name, "trigger",
-						   kw_trigger_names[t->trigger], "ioctl",
-						   t->trigger == KW_T_IOCTL && n ? n : "", "pid",
-						   (json_int_t)t->pid, "calls",
-						   (json_int_t)t->calls, "ns", (json_int_t)t->ns));
+		json_array_append_new(
+			a, json_pack("{sssssssssIsIsI}", "probe", kw_probes[t->probe].name, "trigger",
+				     kw_trigger_names[t->trigger], "ioctl",
+				     t->trigger == KW_T_IOCTL && n ? n : "", "memslot_op",
+				     t->memslot_op > 0 && t->memslot_op < KW_NR_MEMSLOT_OPS
+					     ? kw_memslot_op_names[t->memslot_op]
+					     : "",
+				     "pid", (json_int_t)t->pid, "calls", (json_int_t)t->calls, "ns",
+				     (json_int_t)t->ns));
 	}
 	json_object_set_new(root, "triggers", a);
 	if (r->nufuncs)

@@ -75,7 +75,8 @@ double kw_run_cost_share(const struct kw_recording *r, const char **what)
 		*what = "outermost walks, x86 ops";
 	/*
 	 * A timing run has no walk probe: what it measured is the operations of its set. They do
-	 * not nest but for kvm_nested_s2_unmap, inside a notifier: left out.
+	 * not nest but for kvm_nested_s2_unmap, inside a notifier, and the memslot change, inside
+	 * its ioctl: left out.
 	 */
 	if (kw_run_kind(r) == KW_RUN_TIMING) {
 		of = 0;

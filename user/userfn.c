@@ -13,16 +13,26 @@
 #include "record.h"
 #include "userfn.h"
 
+/* A row's memslot operation, "" for none (kw_memslot_op_names[]). */
+static const char *memslot_op(const struct kw_trig *t)
+{
+	return t->trigger == KW_T_IOCTL && t->memslot_op > 0 && t->memslot_op < KW_NR_MEMSLOT_OPS
+		       ? kw_memslot_op_names[t->memslot_op]
+		       : "";
+}
+
+/* The trigger, as report's "By trigger" says it: the ioctl followed by its memslot operation. */
 static const char *trig_what(const struct kw_recording *r, const struct kw_trig *t, char *buf,
 			     size_t len)
 {
-	const char *n = kw_trig_ioctl(r, t);
+	const char *n = kw_trig_ioctl(r, t), *op = memslot_op(t);
 
 	if (t->trigger != KW_T_IOCTL)
 		return kw_trigger_names[t->trigger];
 	if (n)
-		return n;
-	snprintf(buf, len, "ioctl 0x%x", t->cmd);
+		snprintf(buf, len, "%s%s%s", n, *op ? " " : "", op);
+	else
+		snprintf(buf, len, "ioctl 0x%x%s%s", t->cmd, *op ? " " : "", op);
 	return buf;
 }
 
@@ -48,7 +58,7 @@ static void print_reason(FILE *f, const char *label, const char *text)
 
 void kw_ufuncs_print(FILE *f, const struct kw_recording *r)
 {
-	char c[6][16], tot[16], cnt[16], buf[32], pid[16];
+	char c[6][16], tot[16], cnt[16], buf[64], pid[16];
 	bool any_trig = false;
 
 	if (!r->nufuncs)
@@ -92,17 +102,23 @@ void kw_ufuncs_print(FILE *f, const struct kw_recording *r)
 			fprintf(f, "      %llu missed, %llu dropped\n",
 				(unsigned long long)u->f.missed, (unsigned long long)u->f.dropped);
 	}
+	/* a trigger longer than its column ends the line, the numbers go on the next */
 	for (size_t k = 0; k < r->nutrigs; k++) {
 		const struct kw_trig *t = &r->utrigs[k];
+		const char *what = trig_what(r, t, buf, sizeof(buf));
 
 		if (!any_trig)
 			fprintf(f, "\n  %-31s %-23s %6s %13s\n", "user function", "trigger", "pid",
 				"calls");
 		any_trig = true;
 		snprintf(pid, sizeof(pid), t->pid ? "%u" : "exited", t->pid);
-		fprintf(f, "  %-31.31s %-23.23s %6s %13llu\n",
-			(size_t)t->probe < r->nufuncs ? r->ufuncs[t->probe].req.name : "?",
-			trig_what(r, t, buf, sizeof(buf)), pid, (unsigned long long)t->calls);
+		fprintf(f, "  %-31.31s",
+			(size_t)t->probe < r->nufuncs ? r->ufuncs[t->probe].req.name : "?");
+		if (strlen(what) > 23) {
+			fprintf(f, " %s\n  %-31s", what, "");
+			what = "";
+		}
+		fprintf(f, " %-23.23s %6s %13llu\n", what, pid, (unsigned long long)t->calls);
 	}
 }
 
@@ -141,10 +157,11 @@ json_t *kw_ufuncs_report_json(const struct kw_recording *r)
 
 			if ((size_t)t->probe != i)
 				continue;
-			json_array_append_new(ta, json_pack("{sssssIsIsI}", "trigger",
+			json_array_append_new(ta, json_pack("{sssssssIsIsI}", "trigger",
 							    kw_trigger_names[t->trigger], "ioctl",
 							    t->trigger == KW_T_IOCTL && n ? n : "",
-							    "pid", (json_int_t)t->pid, "calls",
+							    "memslot_op", memslot_op(t), "pid",
+							    (json_int_t)t->pid, "calls",
 							    (json_int_t)t->calls, "ns",
 							    (json_int_t)t->ns));
 		}

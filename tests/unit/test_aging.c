@@ -35,12 +35,13 @@ static void aging_common(struct kw_recording *r, int age_probe, int visit_probe,
 	r->counters[KW_C_AGE_YOUNG_CALLS] = YOUNG;
 	r->counters[KW_C_AGE_OLD] = YOUNG;
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_NOTIFIER_CLEAR_YOUNG, KW_T_AGING, 0, 300,
-						    CALLS, CALLS * (age_ns + 1500), "" });
+						    CALLS, CALLS * (age_ns + 1500), "", KW_MS_NONE });
 	kw_recording_add_trig(
-		r, &(struct kw_trig){ age_probe, KW_T_AGING, 0, 300, CALLS, CALLS * age_ns, "" });
+		r, &(struct kw_trig){ age_probe, KW_T_AGING, 0, 300, CALLS, CALLS * age_ns, "", KW_MS_NONE });
 	if (visit_probe >= 0)
 		kw_recording_add_trig(r, &(struct kw_trig){ visit_probe, KW_T_AGING, 0, 300,
-							    r->funcs[visit_probe].calls, 0, "" });
+							    r->funcs[visit_probe].calls, 0, "",
+							    KW_MS_NONE });
 }
 
 /* arm64: one stage2_age_walker visit per call (a 4 KiB leaf), young as often as the call */
@@ -75,7 +76,7 @@ void kw_test_aging_x86(struct kw_recording *r)
 	r->counters[KW_C_TEST_AGE_YOUNG_CALLS] = 1;
 	r->counters[KW_C_TEST_AGE_VISITS] = 3;
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_TDP_TEST_AGE, KW_T_AGING, 0, 41, 1, 900,
-						    "" });
+						    "", KW_MS_NONE });
 }
 
 static void recording(struct kw_recording *r, const char *arch, const char *mode)

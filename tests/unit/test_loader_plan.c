@@ -306,15 +306,21 @@ static void test_progs(void)
 /* A tracefs list: the name as the first word of a line */
 static void test_tramp_listed(void)
 {
-	const char *text = "kvm_vcpu_ioctl [kvm] (1) R   D \ttramp: 0xffffffffc0a01000 "
-			   "(kvm_vcpu_ioctl+0x4/0x860 [kvm]) ->direct-->bpf_trampoline_6442\n"
-			   "kvm_vm_ioctl [kvm] (1) R I  \ttramp: 0xffffffffc0a02000 "
-			   "(kprobe_ftrace_handler+0x0/0x1f0) ->kprobe_ftrace_handler\n";
+	/* as kernel/trace/ftrace.c t_show() prints them: the direct call on a line of its own */
+	const char *text = "kvm_vcpu_ioctl [kvm] (1)  R   D   M \ttramp: 0xffffffffc0a01000 "
+			   "(call_direct_funcs+0x0/0x20) ->call_direct_funcs+0x0/0x20\n"
+			   "\tdirect-->bpf_trampoline_6442525360+0x0/0x1c0\n"
+			   "kvm_vm_ioctl [kvm] (1)  R I    \ttramp: 0xffffffffc0a02000 "
+			   "(kprobe_ftrace_handler+0x0/0x1f0) ->kprobe_ftrace_handler+0x0/0x1f0\n";
 
 	ASSERT_TRUE(kw_plan_tramp_listed(text, "kvm_vcpu_ioctl"), "a BPF trampoline on it");
 	ASSERT_FALSE(kw_plan_tramp_listed(text, "kvm_vm_ioctl"), "a kprobe event's ops only");
 	ASSERT_FALSE(kw_plan_tramp_listed(text, "kvm_vcpu"), "a word, not a prefix");
 	ASSERT_FALSE(kw_plan_tramp_listed(text, "fast_page_fault"), "absent");
+	ASSERT_TRUE(kw_plan_tramp_listed("fast_page_fault [kvm] (1)  R   D \n"
+					 "\tdirect(jmp)-->bpf_trampoline_1+0x0/0x1c0\n",
+					 "fast_page_fault"),
+		    "7.3's direct(jmp)");
 }
 
 static void test_listed(void)

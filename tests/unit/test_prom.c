@@ -67,8 +67,12 @@ static void fill_arm64(struct kw_recording *r)
 	f->calls = 64;
 	f = &r->funcs[KW_P_VM_IOCTL];
 	kw_hist_add(&f->dur, 40000000000ULL); /* 40 s: above the last boundary, only in +Inf */
-	f->calls = 1;
+	kw_hist_add(&f->dur, 30000);
+	f->calls = 2;
 	f->errors = 1;
+	f = &r->funcs[KW_P_MEMSLOT];
+	kw_hist_add(&f->dur, 3000);
+	f->calls = 1;
 
 	r->visits[KW_VISIT_IDX(KW_W_SPLIT, 3, KW_O_SPLIT)] = 2;
 	r->visits[KW_VISIT_IDX(KW_W_SPLIT, 4, KW_O_NOTHING)] = 1024;
@@ -122,14 +126,26 @@ static void fill_arm64(struct kw_recording *r)
 						.ns = 1000,
 						.bytes = 4096 });
 	/* the same trigger key in two VMMs: merged unless --per-vm */
-	kw_recording_add_trig(r,
-			      &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 100, 60, 4000, "" });
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 200, 4, 300, "" });
-	kw_recording_add_trig(
-		r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1, 1500000, "" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 100, 60, 4000,
+						    "", KW_MS_NONE });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_UNMAP, KW_T_NOTIFIER, 0, 200, 4, 300, "",
+						    KW_MS_NONE });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 100, 1,
+						    1500000, "", KW_MS_DIRTY_LOG_ON });
 	kw_test_aging_arm64(r);
-	kw_recording_add_trig(r,
-			      &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2, 20, "" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_PGT_WALK, KW_T_IOCTL, 0x1234, 100, 2, 20, "",
+						    KW_MS_NONE });
+	/*
+	 * KVM_SET_USER_MEMORY_REGION twice: the 40 s dirty-logging enable, and one that changed
+	 * nothing (no operation). Two rows, one key of the trigger families; the memslot families
+	 * count the enable only.
+	 */
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020ae46, 100, 1,
+						    40000000000ULL, "", KW_MS_DIRTY_LOG_ON });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020ae46, 100, 1,
+						    30000, "", KW_MS_NONE });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_MEMSLOT, KW_T_IOCTL, 0x4020ae46, 100, 1,
+						    3000, "", KW_MS_DIRTY_LOG_ON });
 }
 
 static void fill_x86(struct kw_recording *r)
@@ -169,18 +185,25 @@ static void fill_x86(struct kw_recording *r)
 	snprintf(r->pf_ret_names[1], 32, "RET_PF_RETRY");
 	snprintf(r->pf_ret_names[2], 32, "RET_PF_EMULATE");
 	snprintf(r->pf_ret_names[3], 32, "RET_PF_WRITE_PROTECTED");
-	kw_recording_add_trig(
-		r, &(struct kw_trig){ KW_P_TDP_ZAP_LEAFS, KW_T_NOTIFIER, 0, 77, 100, 600000, "" });
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 77, 10, 2560, "" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_TDP_ZAP_LEAFS, KW_T_NOTIFIER, 0, 77, 100,
+						    600000, "", KW_MS_NONE });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 77, 10, 2560, "",
+						    KW_MS_NONE });
 	/* pid 77 is a QEMU named web"01 (a quote to escape); pid 0, the exited ones, has no name */
 	kw_recording_add_vm(r, &(struct kw_vm){ .pid = 77, .comm = "qemu-system-x86",
 						 .vm = "web\"01", .source = "cmdline" });
-	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 0, 3, 300, "" });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_FAST_PF, KW_T_FAULT, 0, 0, 3, 300, "",
+						    KW_MS_NONE });
 	/* a migration's dirty-log ioctls, for the dashboard's per-VM panel */
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4010ae42, 77, 12,
-						    120000, "KVM_GET_DIRTY_LOG" });
+						    120000, "KVM_GET_DIRTY_LOG", KW_MS_NONE });
 	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0xc018aec0, 77, 7,
-						    70000, "KVM_CLEAR_DIRTY_LOG" });
+						    70000, "KVM_CLEAR_DIRTY_LOG", KW_MS_NONE });
+	/* and its memslots (the x86 number of KVM_SET_USER_MEMORY_REGION2): two created, logged */
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0x40a0ae49, 77, 2,
+						    90000, "", KW_MS_CREATE });
+	kw_recording_add_trig(r, &(struct kw_trig){ KW_P_VM_IOCTL, KW_T_IOCTL, 0x40a0ae49, 77, 1,
+						    2500000, "", KW_MS_DIRTY_LOG_ON });
 	kw_test_aging_x86(r);
 }
 
@@ -324,12 +347,31 @@ void test_prom(void)
 	ASSERT_EQ(sample(log2, same[5]), 0, "2 MiB - 1");
 	ASSERT_EQ(sample(log2, same[6]), 512, "4 MiB - 1");
 	ASSERT_EQ(sample(log2, same[2]), 520, "+Inf");
-	/* the 40 s ioctl is above the last bucket */
+	/* the 40 s ioctl is above the last bucket, the 30 us one in it */
 	ASSERT_EQ(sample(log2, "kvmwalk_duration_seconds_bucket{function=\"kvm_vm_ioctl\","
 			       "le=\"34.359738367\"}"),
-		  0, "beyond the last bucket");
-	ASSERT_EQ(sample(log2, "kvmwalk_duration_seconds_sum{function=\"kvm_vm_ioctl\"}"), 40,
-		  "40 s");
+		  1, "beyond the last bucket");
+	ASSERT_EQ(sample(log2, "kvmwalk_duration_seconds_bucket{function=\"kvm_vm_ioctl\","
+			       "le=\"+Inf\"}"),
+		  2, "both in +Inf");
+	ASSERT_NEAR(sample(log2, "kvmwalk_duration_seconds_sum{function=\"kvm_vm_ioctl\"}"),
+		    40.00003, 1e-9, "40 s and 30 us");
+	/* the memslot families count the operations; the trigger families merge what differs
+	 * only by it */
+	ASSERT_EQ(sample(log2, "kvmwalk_memslot_ops_total{op=\"dirty_log_on\"}"), 1, "one enable");
+	ASSERT_EQ(sample(log2, "kvmwalk_memslot_op_seconds_total{op=\"dirty_log_on\"}"), 40,
+		  "its 40 s");
+	ASSERT_EQ(sample(log2, "kvmwalk_memslot_ops_total{op=\"create\"}"), 0, "no create");
+	ASSERT_EQ(sample(log2, "kvmwalk_trigger_calls_total{function=\"kvm_vm_ioctl\","
+			       "trigger=\"ioctl\",ioctl=\"KVM_SET_USER_MEMORY_REGION\"}"),
+		  2, "one trigger series for both calls");
+	/* without kvm_arch_prepare_memory_region no call has an operation: no family */
+	a.plan[KW_P_MEMSLOT].mech = KW_MECH_UNAVAILABLE;
+	free(log2);
+	log2 = NULL;
+	o.buckets = PROM_BUCKETS_LOG2;
+	if (ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "log2 without the memslot probe"))
+		ASSERT_TRUE(!strstr(log2, "kvmwalk_memslot_op"), "no memslot family");
 out:
 	free(log2);
 	free(fine);

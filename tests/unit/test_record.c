@@ -8,7 +8,12 @@
 
 /*
  * A recording as an arm64 7.3 VHE host gives it for kvmwalk-load --scenario split with 2 x 8
- * MiB of THP and a 2 MiB eager-split chunk: the counts of the kw-split vmtest case.
+ * MiB of THP and a 2 MiB eager-split chunk: the counts of the kw-split vmtest case (two
+ * iterations: 8 splits in each dirty-logging enable, the second iteration's slot delete and
+ * re-create between them). Its memslot ioctls (KVM_SET_USER_MEMORY_REGION, 0x4020ae46): the
+ * code and data slots created, the data slot deleted and created again, dirty logging on and
+ * off twice; the splits run inside the enables, the unmap inside the delete, before
+ * kvm_arch_prepare_memory_region (kvm_invalidate_memslot), so it has no operation.
  * Also used by test_report.c.
  */
 void kw_test_recording_fixture(struct kw_recording *r)
@@ -19,11 +24,28 @@ void kw_test_recording_fixture(struct kw_recording *r)
 		{ "stage2_map_walker", 0xffff800080122000ULL, 0xb, 0, 19, 1170000, 33566720 },
 	};
 	static const struct kw_trig trigs[] = {
-		{ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 116, 16, 20100000, "" },
-		{ KW_P_PGT_WALK, KW_T_FAULT, 0, 116, 8227, 60000000, "" },
-		{ KW_P_S2_UNMAP, KW_T_IOCTL, 0x4020ae46, 116, 1, 15000000, "" },
-		{ KW_P_PGT_WALK, KW_T_OTHER, 0, 51, 3, 139000, "" },
+		{ KW_P_S2_SPLIT, KW_T_IOCTL, 0x4020ae46, 116, 16, 20100000, "", KW_MS_DIRTY_LOG_ON },
+		{ KW_P_PGT_WALK, KW_T_FAULT, 0, 116, 8227, 60000000, "", KW_MS_NONE },
+		{ KW_P_S2_UNMAP, KW_T_IOCTL, 0x4020ae46, 116, 1, 15000000, "", KW_MS_NONE },
+		{ KW_P_PGT_WALK, KW_T_OTHER, 0, 51, 3, 139000, "", KW_MS_NONE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020ae46, 116, 3, 126000, "", KW_MS_CREATE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020ae46, 116, 1, 15200000, "", KW_MS_DELETE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020ae46, 116, 2, 20400000, "", KW_MS_DIRTY_LOG_ON },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020ae46, 116, 2, 62000, "", KW_MS_DIRTY_LOG_OFF },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4010ae42, 116, 2, 1097000, "", KW_MS_NONE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0xae41, 116, 2, 52000, "", KW_MS_NONE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x4068aea3, 116, 1, 4000, "", KW_MS_NONE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0xae03, 116, 4, 4000, "", KW_MS_NONE },
+		{ KW_P_MEMSLOT, KW_T_IOCTL, 0x4020ae46, 116, 3, 36000, "", KW_MS_CREATE },
+		{ KW_P_MEMSLOT, KW_T_IOCTL, 0x4020ae46, 116, 1, 2000, "", KW_MS_DELETE },
+		{ KW_P_MEMSLOT, KW_T_IOCTL, 0x4020ae46, 116, 2, 6000, "", KW_MS_DIRTY_LOG_ON },
+		{ KW_P_MEMSLOT, KW_T_IOCTL, 0x4020ae46, 116, 2, 4000, "", KW_MS_DIRTY_LOG_OFF },
 	};
+	/* kvm_vm_ioctl's calls, as its rows above sum them */
+	static const __u64 ioctl_ns[] = { 40000, 42000, 44000, 15200000, 10100000, 10300000,
+					  30000, 32000, 540000, 557000, 25000, 27000, 4000,
+					  1000, 1000, 1000, 1000 };
+	static const __u64 memslot_ns[] = { 12000, 12000, 12000, 2000, 3000, 3000, 2000, 2000 };
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->meta.tool_version, sizeof(r->meta.tool_version), "0.1");
@@ -80,7 +102,11 @@ void kw_test_recording_fixture(struct kw_recording *r)
 	r->funcs[KW_P_PGT_WALK].bpf_ns = 30000000;
 	r->funcs[KW_P_VM_IOCTL].calls = 17;
 	r->funcs[KW_P_VM_IOCTL].missed = 1;
-	kw_hist_add(&r->funcs[KW_P_VM_IOCTL].dur, 557000);
+	for (size_t i = 0; i < sizeof(ioctl_ns) / sizeof(ioctl_ns[0]); i++)
+		kw_hist_add(&r->funcs[KW_P_VM_IOCTL].dur, ioctl_ns[i]);
+	r->funcs[KW_P_MEMSLOT].calls = 8;
+	for (size_t i = 0; i < sizeof(memslot_ns) / sizeof(memslot_ns[0]); i++)
+		kw_hist_add(&r->funcs[KW_P_MEMSLOT].dur, memslot_ns[i]);
 
 	r->visits[KW_VISIT_IDX(KW_W_SPLIT, 3, KW_O_SPLIT)] = 16;
 	r->visits[KW_VISIT_IDX(KW_W_SPLIT, 4, KW_O_NOTHING)] = 8192;
@@ -193,6 +219,66 @@ out:
 	free(b);
 }
 
+/*
+ * Memslot operations: read by name (none in an older recording, or for a name of a newer
+ * kvmwalk), summed from the KVM_SET_USER_MEMORY_REGION(2) rows only, and not dirty-log ioctls.
+ */
+static void test_memslot(const struct kw_recording *fixture)
+{
+	static const char *const doc =
+		"{\"schema\": \"kvmwalk-recording/1\", \"meta\": {\"arch\": \"x86\"},"
+		" \"triggers\": ["
+		"{\"probe\": \"kvm_vm_ioctl\", \"trigger\": \"ioctl\", \"cmd\": 1084272201,"
+		" \"ioctl\": \"KVM_SET_USER_MEMORY_REGION2\", \"pid\": 7, \"calls\": 2, \"ns\": 10},"
+		"{\"probe\": \"kvm_vm_ioctl\", \"trigger\": \"ioctl\", \"cmd\": 1084272201,"
+		" \"ioctl\": \"KVM_SET_USER_MEMORY_REGION2\", \"memslot_op\": \"dirty_log_on\","
+		" \"pid\": 7, \"calls\": 1, \"ns\": 900},"
+		"{\"probe\": \"kvm_vm_ioctl\", \"trigger\": \"ioctl\", \"cmd\": 1084272201,"
+		" \"ioctl\": \"KVM_SET_USER_MEMORY_REGION2\", \"memslot_op\": \"resize\","
+		" \"pid\": 7, \"calls\": 4, \"ns\": 40},"
+		"{\"probe\": \"kvm_vm_ioctl\", \"trigger\": \"ioctl\", \"cmd\": 3222843072,"
+		" \"ioctl\": \"KVM_CLEAR_DIRTY_LOG\", \"memslot_op\": \"\", \"pid\": 7,"
+		" \"calls\": 3, \"ns\": 30},"
+		"{\"probe\": \"kvm_vcpu_ioctl\", \"trigger\": \"ioctl\", \"cmd\": 44672,"
+		" \"ioctl\": \"KVM_RUN\", \"memslot_op\": \"delete\", \"pid\": 7,"
+		" \"calls\": 5, \"ns\": 50}]}";
+	struct kw_memslot_stat ops[KW_NR_MEMSLOT_OPS];
+	struct kw_recording r = {};
+	char err[256];
+
+	kw_memslot_ops(fixture, ops);
+	ASSERT_TRUE(ops[KW_MS_CREATE].calls == 3 && ops[KW_MS_CREATE].ns == 126000, "3 creates");
+	ASSERT_TRUE(ops[KW_MS_DELETE].calls == 1 && ops[KW_MS_DELETE].ns == 15200000, "1 delete");
+	ASSERT_TRUE(ops[KW_MS_DIRTY_LOG_ON].calls == 2 && ops[KW_MS_DIRTY_LOG_ON].ns == 20400000,
+		    "2 enables");
+	ASSERT_EQ(ops[KW_MS_DIRTY_LOG_OFF].calls, 2, "2 disables");
+	ASSERT_EQ(ops[KW_MS_MOVE].calls + ops[KW_MS_FLAGS].calls + ops[KW_MS_NONE].calls, 0,
+		  "nothing else");
+	ASSERT_EQ(kw_dirty_log_ioctls(fixture), 2, "the GETs only: enables are not syncs");
+
+	if (!ASSERT_EQ(kw_recording_parse(&r, doc, err, sizeof(err)), 0, err) ||
+	    !ASSERT_EQ(r.ntrigs, 5, "five rows"))
+		goto out;
+	ASSERT_EQ(r.trigs[0].memslot_op, KW_MS_NONE, "an older row: none");
+	ASSERT_EQ(r.trigs[1].memslot_op, KW_MS_DIRTY_LOG_ON, "by name");
+	ASSERT_EQ(r.trigs[2].memslot_op, KW_MS_NONE, "a newer kvmwalk's name: none");
+	ASSERT_EQ(kw_trig_memslot_op(&r, &r.trigs[1]), KW_MS_DIRTY_LOG_ON, "a memslot ioctl");
+	ASSERT_EQ(kw_trig_memslot_op(&r, &r.trigs[3]), -1, "KVM_CLEAR_DIRTY_LOG is none");
+	ASSERT_EQ(kw_trig_memslot_op(&r, &r.trigs[4]), -1, "nor is a vCPU ioctl, whatever its op");
+	kw_memslot_ops(&r, ops);
+	ASSERT_TRUE(ops[KW_MS_NONE].calls == 6 && ops[KW_MS_NONE].ns == 50, "6 without an op");
+	ASSERT_TRUE(ops[KW_MS_DIRTY_LOG_ON].calls == 1 && ops[KW_MS_DIRTY_LOG_ON].ns == 900,
+		    "1 enable");
+	ASSERT_EQ(ops[KW_MS_DELETE].calls, 0, "KVM_RUN's delete is not a memslot ioctl's");
+	/* an x86 recording read anywhere: its number is x86's KVM_SET_USER_MEMORY_REGION2 */
+	r.trigs[1].ioctl[0] = 0;
+	ASSERT_EQ(kw_trig_memslot_op(&r, &r.trigs[1]), KW_MS_DIRTY_LOG_ON, "matched by number");
+	ASSERT_EQ(kw_memslot_op_by_name(""), KW_MS_NONE, "\"\" is none");
+	ASSERT_EQ(kw_memslot_op_by_name("flags"), KW_MS_FLAGS, "flags");
+out:
+	kw_recording_free(&r);
+}
+
 void test_record(void)
 {
 	struct kw_recording r, back = {};
@@ -247,6 +333,7 @@ void test_record(void)
 	kw_recording_free(&back);
 
 	test_pid_filter(&r);
+	test_memslot(&r);
 
 	ASSERT_EQ(kw_recording_parse(&back, "{\"schema\": \"kvmwalk-recording/2\"}", err,
 				     sizeof(err)),
@@ -276,7 +363,7 @@ void test_record(void)
 	/* A recording names its ioctls as its host's arch does: read on another arch (arm64's
 	 * KVM_ARM_VCPU_INIT has no struct kvm_vcpu_init on x86), the recording's name is kept. */
 	{
-		struct kw_trig t = { KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020aeae, 1, 1, 1, "" };
+		struct kw_trig t = { KW_P_VM_IOCTL, KW_T_IOCTL, 0x4020aeae, 1, 1, 1, "", KW_MS_NONE };
 		char *c;
 		size_t clen;
 

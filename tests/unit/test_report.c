@@ -92,9 +92,12 @@ static void report_pids(struct kw_recording *r)
 static void report_trigger_times(struct kw_recording *r)
 {
 	static const struct kw_trig rows[] = {
-		{ KW_P_SPLIT_WALKER, KW_T_IOCTL, 0x40a0ae49, 4194304, 123456789, 0, "" },
-		{ KW_P_NOTIFIER, KW_T_NOTIFIER, 0, 4194304, 3, 1500000000, "" },
-		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x40a0ae49, 116, 2, 999, "" },
+		{ KW_P_SPLIT_WALKER, KW_T_IOCTL, 0x40a0ae49, 4194304, 123456789, 0, "", KW_MS_NONE },
+		{ KW_P_NOTIFIER, KW_T_NOTIFIER, 0, 4194304, 3, 1500000000, "", KW_MS_NONE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x40a0ae49, 116, 2, 999, "", KW_MS_NONE },
+		{ KW_P_VM_IOCTL, KW_T_IOCTL, 0x40a0ae49, 4194304, 123456789, 1500000000, "",
+		  KW_MS_DIRTY_LOG_OFF },
+		{ KW_P_MEMSLOT, KW_T_IOCTL, 0x40a0ae49, 4194304, 1, 1000, "", KW_MS_DIRTY_LOG_OFF },
 	};
 	char *buf = NULL, *p;
 	size_t len = 0;
@@ -122,6 +125,28 @@ static void report_trigger_times(struct kw_recording *r)
 		ASSERT_TRUE(strstr(p, "\n  kvm_vm_ioctl              KVM_SET_USER_MEMORY_REGION2 "
 				      "    116         2  999ns\n"),
 			    "a timed row");
+		ASSERT_TRUE(strstr(p, "\n  kvm_vm_ioctl              KVM_SET_USER_MEMORY_REGION2 "
+				      "dirty_log_off\n"
+				      "                                                        "
+				      "4194304 123456789  1.50s\n"),
+			    "a memslot operation after the ioctl, the numbers on the next line");
+		ASSERT_TRUE(strstr(p, "\n  kvm_arch_prepare_memory_region\n"
+				      "                            KVM_SET_USER_MEMORY_REGION2 "
+				      "dirty_log_off\n"
+				      "                                                        "
+				      "4194304         1 1.00us\n"),
+			    "a long name and a long trigger: three lines");
+	}
+	/* the memslot ioctls without an operation have a row of their own */
+	p = strstr(buf, "\nMemslot operations");
+	if (ASSERT_TRUE(p, "a Memslot operations section")) {
+		ASSERT_TRUE(strstr(p, "\n  dirty_log_off        123456791     1.50s      12ns\n"),
+			    "dirty_log_off: the fixture's 2 and 123456789 more");
+		ASSERT_TRUE(strstr(p, "\n  none                         2     999ns     500ns\n"),
+			    "none: 2 calls that changed nothing");
+		ASSERT_TRUE(strstr(p, "included;\n  none: no change, or refused before "
+				      "kvm_arch_prepare_memory_region\n"),
+			    "what none means");
 	}
 	free(buf);
 	r->ntrigs = ntrigs;
@@ -162,6 +187,46 @@ static void report_lost_runs(struct kw_recording *r)
 	r->meta.preempt[0] = 0;
 }
 
+/* Memslot operations without the probes that make them: one line, no table of zeros. */
+static void report_memslot_missing(struct kw_recording *r)
+{
+	static const struct {
+		int probe;
+		enum kw_mech mech;
+		const char *want;
+	} cases[] = {
+		{ KW_P_MEMSLOT, KW_MECH_UNAVAILABLE,
+		  "\n  not known: kvm_arch_prepare_memory_region not attached (see Probes)\n" },
+		{ KW_P_VM_IOCTL, KW_MECH_OFF,
+		  "\n  not known: kvm_vm_ioctl not attached (see Probes)\n" },
+		/* a recording made before the probe: no section at all */
+		{ KW_P_MEMSLOT, KW_MECH_NONE, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum kw_mech was = r->plan[cases[i].probe].mech;
+		char *buf = NULL, *p;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		if (!ASSERT_TRUE(f, "open_memstream"))
+			return;
+		r->plan[cases[i].probe].mech = cases[i].mech;
+		kw_report_text(f, r, "split.json");
+		fclose(f);
+		r->plan[cases[i].probe].mech = was;
+		p = strstr(buf, "\nMemslot operations");
+		if (p && strstr(p + 1, "\n\n"))
+			strstr(p + 1, "\n\n")[1] = 0; /* the section only */
+		if (cases[i].want)
+			ASSERT_TRUE(p && strstr(p, cases[i].want) && !strstr(p, "create"),
+				    cases[i].want);
+		else
+			ASSERT_FALSE(p, "no section in an older recording");
+		free(buf);
+	}
+}
+
 void test_report(void)
 {
 	struct kw_recording r;
@@ -191,5 +256,6 @@ void test_report(void)
 	report_pids(&r);
 	report_trigger_times(&r);
 	report_lost_runs(&r);
+	report_memslot_missing(&r);
 	kw_recording_free(&r);
 }

@@ -22,7 +22,7 @@ static void snapshots(struct kw_recording *prev, struct kw_recording *cur)
 	static const struct kw_vm other = { .pid = 51, .comm = "kvmwalk-load" };
 	/* pid 0: the rows of processes that exited meanwhile (new since prev) */
 	static const struct kw_trig exited = { KW_P_VM_IOCTL, KW_T_IOCTL, 0xae03, 0, 5, 2500000,
-						"" };
+						"", KW_MS_NONE };
 
 	kw_test_recording_fixture(cur);
 	kw_recording_add_vm(cur, &src);
