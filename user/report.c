@@ -753,6 +753,7 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 	rule(f, "Probe overhead");
 	if (kw_run_kind(r) == KW_RUN_BARE && r->meta.probe_set[0]) {
 		fprintf(f, "  none: recorded with --probe none, no BPF program loaded\n");
+		return;
 	} else if (!r->overhead.stats_enabled) {
 		fprintf(f, "  BPF run-time statistics were not available\n");
 	} else {

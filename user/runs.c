@@ -83,7 +83,7 @@ double kw_run_cost_share(const struct kw_recording *r, const char **what)
 		for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
 			of += r->funcs[ops[i]].dur.sum;
 		if (what)
-			*what = "VM ioctls, notifier invalidations, VM teardowns";
+			*what = "VM ioctls, notifiers, teardowns";
 	}
 	if (!r->overhead.stats_enabled || !of)
 		return NAN;
