@@ -165,11 +165,27 @@ static void memslot_metric(char *buf, size_t len, int op)
 
 /* ---- building -------------------------------------------------------------------------------- */
 
+/*
+ * What a row needs of a run (which runs): a time is taken from the runs with the fewest probes
+ * that measure it, a count from the runs with the most, the same kind on both sides where one
+ * has runs that measure it on both.
+ */
+struct need {
+	bool time;
+	kw_probe_mask probes; /* each measured by the run (kw_run_measures()); 0: any probe run */
+	bool wall;	      /* the command's wall time */
+	const char *scenario, *phase; /* one of the command's own phases */
+	int ufunc;		      /* >= 0: the user function ufn_names[ufunc] attached */
+};
+
 struct builder {
 	struct kw_compare *c;
 	const struct kw_recording *base, *new;
 	const struct kw_compare_opts *o;
 	double *bv, *nv;
+	enum kw_run_kind *bk, *nk; /* each run's kind */
+	bool *bsel, *nsel;	   /* the runs of the row being built */
+	struct kw_compare_runs runs;
 };
 
 bool kw_compare_listed(const char *list, const char *s, bool first_word)
@@ -196,7 +212,7 @@ bool kw_compare_listed(const char *list, const char *s, bool first_word)
 static const char *const fixed_metrics[] = {
 	"calls/run", "median",		   "p90",		 "p99",
 	"p99.9",     "mean",		   "blocks split/run",	 "visits/block split",
-	"no-op visits/block",
+	"no-op visits/block", "wall time",
 };
 
 /* A counter that is a row of its own in the "counters" group, not one of its probe's. */
@@ -249,7 +265,9 @@ static bool metric_known(const char *w, size_t n)
 
 static bool function_known(const char *w, size_t n)
 {
-	if (n == strlen("counters") && !strncmp(w, "counters", n))
+	if ((n == strlen("counters") && !strncmp(w, "counters", n)) ||
+	    (n == strlen("command") && !strncmp(w, "command", n)) ||
+	    (n == strlen("phases") && !strncmp(w, "phases", n)))
 		return true;
 	if (n == strlen("kvm_stats") && !strncmp(w, "kvm_stats", n))
 		return true;
@@ -318,6 +336,7 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
 						append(names, sizeof(names), kw_probes[i].name);
 					append(names, sizeof(names), "counters");
 					append(names, sizeof(names), "kvm_stats");
+					append(names, sizeof(names), "counters, command, phases");
 				}
 				snprintf(err, errlen, "unknown %s '%.*s' (valid: %s)",
 					 which ? "--metric" : "--function", (int)k, p, names);
@@ -329,40 +348,134 @@ int kw_compare_check_names(const char *functions, const char *metrics, char *err
 	return 0;
 }
 
-/* Fills the per-run values; false if every one is 0. */
+/* ---- which runs ------------------------------------------------------------------------------ */
+
+static const struct kw_ufunc *ufunc_of(const struct kw_recording *r, int k);
+
+static bool measures(const struct kw_recording *r, enum kw_run_kind kind, const struct need *nd)
+{
+	int found = 0;
+
+	if (nd->wall)
+		return r->meta.wall_ns > 0;
+	if (nd->phase) {
+		kw_workload_sum(&r->workload, nd->scenario, nd->phase, &found);
+		return found;
+	}
+	if (nd->ufunc >= 0)
+		return ufunc_of(r, nd->ufunc);
+	/* a bare run measured nothing kvmwalk counts */
+	if (kind == KW_RUN_BARE)
+		return false;
+	for (int p = 0; p < KW_NR_PROBES; p++)
+		if ((nd->probes & KW_PROBE_BIT(p)) && !kw_run_measures(r, p))
+			return false;
+	return true;
+}
+
+/* Marks the runs of one side of kind k that measure nd; how many. */
+static size_t side_select(const struct kw_recording *r, const enum kw_run_kind *kinds, size_t n,
+			  enum kw_run_kind k, const struct need *nd, bool *sel)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += (sel[i] = kinds[i] == k && measures(&r[i], k, nd));
+	return m;
+}
+
+/* The kinds in the order a need looks for them: fewest probes first for a time. */
+static enum kw_run_kind kind_at(const struct need *nd, int i)
+{
+	return nd->time ? (enum kw_run_kind)i : (enum kw_run_kind)(KW_NR_RUN_KINDS - 1 - i);
+}
+
+/*
+ * The runs of the row: the first kind (in the need's order) that has runs measuring it on both
+ * sides; else each side's own first (a row whose sides carry different probe costs). False
+ * when a side has no run that measures it.
+ */
+static bool select_runs(struct builder *b, const struct need *nd)
+{
+	struct kw_compare_runs *ru = &b->runs;
+	int i;
+
+	for (i = 0; i < KW_NR_RUN_KINDS; i++) {
+		enum kw_run_kind k = kind_at(nd, i);
+
+		ru->n_base = side_select(b->base, b->bk, b->c->n_base, k, nd, b->bsel);
+		ru->n_new = side_select(b->new, b->nk, b->c->n_new, k, nd, b->nsel);
+		if (ru->n_base && ru->n_new) {
+			ru->base = ru->new = k;
+			break;
+		}
+	}
+	for (i = 0; !ru->n_base && i < KW_NR_RUN_KINDS; i++) {
+		ru->base = kind_at(nd, i);
+		ru->n_base = side_select(b->base, b->bk, b->c->n_base, ru->base, nd, b->bsel);
+	}
+	for (i = 0; !ru->n_new && i < KW_NR_RUN_KINDS; i++) {
+		ru->new = kind_at(nd, i);
+		ru->n_new = side_select(b->new, b->nk, b->c->n_new, ru->new, nd, b->nsel);
+	}
+	ru->instrumented =
+		nd->time && (kw_run_kind_heavy(ru->base) || kw_run_kind_heavy(ru->new));
+	return ru->n_base && ru->n_new;
+}
+
+/* The need of a row or line made by run function fn of arg, in unit u. */
+static struct need need_of(run_fn fn, int arg, enum kw_compare_unit u, kw_probe_mask probes)
+{
+	struct need nd = { .time = u == KW_U_NS, .probes = probes, .ufunc = -1 };
+
+	if (!probes && (fn == f_calls || fn == f_p50 || fn == f_p90 || fn == f_p99 ||
+			fn == f_p999 || fn == f_mean || fn == f_sum))
+		nd.probes = KW_PROBE_BIT(arg);
+	/* an ioctl's time by its memslot operation: the ioctl's row keyed by the memslot probe */
+	if (!probes && fn == f_memslot_mean)
+		nd.probes = KW_PROBE_BIT(KW_P_VM_IOCTL) | KW_PROBE_BIT(KW_P_MEMSLOT);
+	return nd;
+}
+
+/* Fills the values of the selected runs; false if every one is 0. */
 static bool values(struct builder *b, run_fn fn, int arg)
 {
 	bool any = false;
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < b->c->n_base; i++)
-		any |= (b->bv[i] = fn(&b->base[i], arg)) != 0;
-	for (i = 0; i < b->c->n_new; i++)
-		any |= (b->nv[i] = fn(&b->new[i], arg)) != 0;
+	for (i = k = 0; i < b->c->n_base; i++)
+		if (b->bsel[i])
+			any |= (b->bv[k++] = fn(&b->base[i], arg)) != 0;
+	for (i = k = 0; i < b->c->n_new; i++)
+		if (b->nsel[i])
+			any |= (b->nv[k++] = fn(&b->new[i], arg)) != 0;
 	return any;
 }
 
 static int change_of(struct builder *b, struct kw_change *ch, const char *what)
 {
-	int err = kw_change(b->bv, b->c->n_base, b->nv, b->c->n_new, b->c->level, b->c->method, ch);
+	int err = kw_change(b->bv, b->runs.n_base, b->nv, b->runs.n_new, b->c->level, b->c->method,
+			    ch);
 
 	if (err)
 		fprintf(stderr, "kvmwalk compare: %s: %s\n", what, strerror(-err));
 	return err;
 }
 
-static int add_row(struct builder *b, const char *group, const char *metric,
-		   enum kw_compare_unit unit, run_fn fn, int arg)
+/* A row of group: what it needs of a run. */
+static int add_row_of(struct builder *b, const char *group, const char *metric,
+		      enum kw_compare_unit unit, run_fn fn, int arg, const struct need *nd)
 {
 	struct kw_compare *c = b->c;
 	struct kw_compare_row *row, *rows;
 
-	/* --metric p50 selects the median too */
-	if (!kw_compare_listed(b->o->functions, group, false) ||
+	/* --metric p50 selects the median too; --function phases selects every phases group */
+	if (!kw_compare_listed(b->o->functions, strncmp(group, "phases", 6) ? group : "phases",
+			       false) ||
 	    !(kw_compare_listed(b->o->metrics, metric, true) ||
 	      (!strcmp(metric, "median") && kw_compare_listed(b->o->metrics, "p50", false))))
 		return 0;
-	if (!values(b, fn, arg))
+	if (!select_runs(b, nd) || !values(b, fn, arg))
 		return 0;
 	rows = realloc(c->rows, (c->nrows + 1) * sizeof(*rows));
 	if (!rows)
@@ -373,54 +486,86 @@ static int add_row(struct builder *b, const char *group, const char *metric,
 	snprintf(row->group, sizeof(row->group), "%s", group);
 	snprintf(row->metric, sizeof(row->metric), "%s", metric);
 	row->unit = unit;
+	row->runs = b->runs;
 	if (change_of(b, &row->change, metric))
 		return -EINVAL;
 	c->nrows++;
 	return 0;
 }
 
-static int add_line(struct builder *b, struct kw_compare_section *s, const char *what,
-		    const char *per, enum kw_compare_unit unit, run_fn fn, int arg, bool always)
+/* A row whose need follows from its run function (need_of()), of every run that measures it. */
+static int add_row(struct builder *b, const char *group, const char *metric,
+		   enum kw_compare_unit unit, run_fn fn, int arg)
 {
+	struct need nd = need_of(fn, arg, unit, 0);
+
+	return add_row_of(b, group, metric, unit, fn, arg, &nd);
+}
+
+static int add_line(struct builder *b, struct kw_compare_section *s, const char *what,
+		    const char *per, enum kw_compare_unit unit, run_fn fn, int arg, bool always,
+		    kw_probe_mask need, bool light_only)
+{
+	struct need nd = need_of(fn, arg, unit, need);
 	struct kw_compare_line *l;
 
-	if (s->nlines >= KW_SECTION_LINES || (!values(b, fn, arg) && !always))
+	if (s->nlines >= KW_SECTION_LINES || !select_runs(b, &nd) ||
+	    (light_only && b->runs.instrumented) || (!values(b, fn, arg) && !always))
 		return 0;
 	l = &s->lines[s->nlines];
 	memset(l, 0, sizeof(*l));
 	snprintf(l->what, sizeof(l->what), "%s", what);
 	snprintf(l->per, sizeof(l->per), "%s", per);
 	l->unit = unit;
+	l->runs = b->runs;
 	if (change_of(b, &l->change, what))
 		return -EINVAL;
 	s->nlines++;
 	return 0;
 }
 
+/* One run of either side has a value for fn. */
 static bool any_run(struct builder *b, run_fn fn, int arg)
 {
-	return values(b, fn, arg);
+	for (size_t i = 0; i < b->c->n_base; i++)
+		if (fn(&b->base[i], arg))
+			return true;
+	for (size_t i = 0; i < b->c->n_new; i++)
+		if (fn(&b->new[i], arg))
+			return true;
+	return false;
 }
 
-/* Probe p was attached in every run of both sides. */
+/* Probe p was attached in every run of both sides that the counts come from. */
 static bool attached_everywhere(struct builder *b, int p)
 {
+	struct need nd = { .ufunc = -1 };
 	size_t i;
 
+	if (!select_runs(b, &nd))
+		return false;
 	for (i = 0; i < b->c->n_base; i++)
-		if (!kw_plan_attached(&b->base[i].plan[p]))
+		if (b->bsel[i] && !kw_plan_attached(&b->base[i].plan[p]))
 			return false;
 	for (i = 0; i < b->c->n_new; i++)
-		if (!kw_plan_attached(&b->new[i].plan[p]))
+		if (b->nsel[i] && !kw_plan_attached(&b->new[i].plan[p]))
 			return false;
 	return true;
 }
 
-/* The name of fast_page_fault's return code i, from the recordings' BTF; "" if neither has one. */
+/*
+ * The name of fast_page_fault's return code i, from the recordings' BTF (the first run that has
+ * it: a bare run has none); "" if none has one.
+ */
 static const char *pf_name(struct builder *b, int i)
 {
-	return b->base[0].pf_ret_names[i][0] ? b->base[0].pf_ret_names[i]
-					     : b->new[0].pf_ret_names[i];
+	for (size_t k = 0; k < b->c->n_base; k++)
+		if (b->base[k].pf_ret_names[i][0])
+			return b->base[k].pf_ret_names[i];
+	for (size_t k = 0; k < b->c->n_new; k++)
+		if (b->new[k].pf_ret_names[i][0])
+			return b->new[k].pf_ret_names[i];
+	return "";
 }
 
 static int probe_rows(struct builder *b, int p)
@@ -491,6 +636,9 @@ struct section_line {
 	bool always;
 	int needs_everywhere; /* KW_PREF() of a probe attached in every run, or no line */
 	bool pf_rets;	      /* one line per fast_page_fault return code: "outcome NAME" */
+	/* a time of counters: the probes a run needs for it (else need_of() from fn, arg) */
+	kw_probe_mask need;
+	bool light_only; /* only from runs without probes inside the time (timing, bare) */
 };
 
 struct section_def {
@@ -560,7 +708,8 @@ static const struct section_def section_defs[] = {
 			{ "flushes by unmaps that cleared nothing", "per run", KW_U_COUNT, f_counter,
 			  KW_C_EMPTY_FLUSHES, true },
 			{ "time in those flushes", "per run", KW_U_NS, f_counter,
-			  KW_C_EMPTY_FLUSH_NS },
+			  KW_C_EMPTY_FLUSH_NS,
+			  .need = KW_PROBE_BIT(KW_P_S2_UNMAP) | KW_PROBE_BIT(KW_P_UNMAP_WALKER) },
 			{ "unmap time, median", "", KW_U_NS, f_p50, KW_P_S2_UNMAP },
 		},
 	},
@@ -589,7 +738,12 @@ static const struct section_def section_defs[] = {
 			  KW_C_NESTED_EMPTY_FLUSHES, true },
 			{ "flushes by unmaps that cleared a leaf", "per run", KW_U_COUNT,
 			  f_nested_kept, 0, true },
-			{ "time per nested unmap", "", KW_U_NS, f_per_nested, KW_C_NESTED_ACTIVE_NS },
+			/* which unmap was of a valid nested MMU: the unmap probe inside says */
+			{ "time per nested unmap", "", KW_U_NS, f_per_nested, KW_C_NESTED_ACTIVE_NS,
+			  .need = KW_PROBE_BIT(KW_P_NESTED_UNMAP) | KW_PROBE_BIT(KW_P_S2_UNMAP) },
+			/* the same from the runs with the fewest probes: every call, idle ones too */
+			{ "nested unmap time, mean", "", KW_U_NS, f_mean, KW_P_NESTED_UNMAP,
+			  .light_only = true },
 		},
 	},
 	{
@@ -623,11 +777,13 @@ static int section_lines(struct builder *b, struct kw_compare_section *s,
 	if (l->needs_everywhere && !attached_everywhere(b, l->needs_everywhere - 1))
 		return 0;
 	if (!l->pf_rets)
-		return add_line(b, s, l->what, l->per, l->unit, l->fn, l->arg, l->always);
+		return add_line(b, s, l->what, l->per, l->unit, l->fn, l->arg, l->always, l->need,
+				l->light_only);
 	for (int i = 0; i < KW_NR_PF_RET && !err; i++) {
 		snprintf(what, sizeof(what), "outcome %.30s",
 			 *pf_name(b, i) ? pf_name(b, i) : "(unnamed)");
-		err = add_line(b, s, what, "per run", KW_U_COUNT, f_counter, KW_C_PF_RET + i, false);
+		err = add_line(b, s, what, "per run", KW_U_COUNT, f_counter, KW_C_PF_RET + i, false,
+			       0, false);
 	}
 	return err;
 }
@@ -746,6 +902,7 @@ static int ufunc_rows(struct builder *b)
 	ufn_name_add(&n, b->base, b->c->n_base);
 	ufn_name_add(&n, b->new, b->c->n_new);
 	for (size_t k = 0; k < n && !err; k++) {
+		struct need count = { .ufunc = -1 }, time = { .time = true, .ufunc = (int)k };
 		char m[32], g[80];
 
 		if (!ufn_asked(b->base, b->c->n_base, k) || !ufn_asked(b->new, b->c->n_new, k))
@@ -753,13 +910,13 @@ static int ufunc_rows(struct builder *b)
 
 		/* "(user)": a user function can be a built-in probe's function too */
 		snprintf(g, sizeof(g), "%.63s (user)", ufn_names[k]);
-		err = add_row(b, g, "calls/run", KW_U_COUNT, f_ucalls, k);
+		err = add_row_of(b, g, "calls/run", KW_U_COUNT, f_ucalls, k, &count);
 		for (int t = 0; t < KW_NR_TRIGGERS && !err; t++) {
 			snprintf(m, sizeof(m), "%s/run", kw_trigger_names[t]);
-			err = add_row(b, g, m, KW_U_COUNT, f_utrig, k * 16 + t);
+			err = add_row_of(b, g, m, KW_U_COUNT, f_utrig, k * 16 + t, &count);
 		}
 		for (size_t i = 0; i < sizeof(dur) / sizeof(*dur) && !err; i++)
-			err = add_row(b, g, dur[i].name, KW_U_NS, dur[i].fn, k);
+			err = add_row_of(b, g, dur[i].name, KW_U_NS, dur[i].fn, k, &time);
 	}
 	return err;
 }
@@ -790,11 +947,81 @@ static int kvmstat_rows(struct builder *b)
 	return err;
 }
 
+/*
+ * What the command itself measured: its wall time, group "command", and its own phases (record
+ * --workload-times), a group "phases: SCENARIO" each, summed over iterations: times, taken from
+ * the runs with the fewest probes (bare ones where there are).
+ */
+static const char *cmd_scenario, *cmd_phase;
+
+static double f_wall(const struct kw_recording *r, int arg)
+{
+	(void)arg;
+	return (double)r->meta.wall_ns;
+}
+
+static double f_phase(const struct kw_recording *r, int arg)
+{
+	int found;
+
+	(void)arg;
+	return (double)kw_workload_sum(&r->workload, cmd_scenario, cmd_phase, &found);
+}
+
+static bool phase_done(const struct kw_recording *r, size_t n, size_t upto, const char *scenario,
+		       const char *phase)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < n && i < upto; i++) {
+		kw_workload_sum(&r[i].workload, scenario, phase, &found);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
+static int command_rows(struct builder *b)
+{
+	struct need wall = { .time = true, .wall = true, .ufunc = -1 };
+	const struct kw_recording *sides[2] = { b->base, b->new };
+	size_t ns[2] = { b->c->n_base, b->c->n_new };
+	int err = add_row_of(b, "command", "wall time", KW_U_NS, f_wall, 0, &wall);
+
+	/* every phase in the order of its first run: base runs, then new ones */
+	for (int s = 0; s < 2 && !err; s++)
+		for (size_t i = 0; i < ns[s] && !err; i++) {
+			const struct kw_workload *w = &sides[s][i].workload;
+
+			for (size_t j = 0; j < w->nphases && !err; j++) {
+				const struct kw_wl_phase *p = &w->phases[j];
+				struct need nd = { .time = true,
+						   .scenario = p->scenario,
+						   .phase = p->phase,
+						   .ufunc = -1 };
+				char g[64];
+
+				if (!kw_workload_first(w, j) ||
+				    phase_done(sides[s], ns[s], i, p->scenario, p->phase) ||
+				    (s && phase_done(b->base, b->c->n_base, b->c->n_base,
+						     p->scenario, p->phase)))
+					continue;
+				snprintf(g, sizeof(g), "phases: %.50s",
+					 *p->scenario ? p->scenario : w->source);
+				cmd_scenario = p->scenario;
+				cmd_phase = p->phase;
+				err = add_row_of(b, g, p->phase, KW_U_NS, f_phase, 0, &nd);
+			}
+		}
+	return err;
+}
+
 int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size_t n_base,
 		     const struct kw_recording *new, size_t n_new, const struct kw_compare_opts *o)
 {
 	struct builder b = { .c = c, .base = base, .new = new, .o = o };
-	int err = 0, p, i;
+	int err = 0, p, i, kinds = 0;
+	size_t k;
 
 	memset(c, 0, sizeof(*c));
 	if (!n_base || !n_new)
@@ -805,10 +1032,22 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 	c->method = o->method;
 	b.bv = calloc(n_base, sizeof(*b.bv));
 	b.nv = calloc(n_new, sizeof(*b.nv));
-	if (!b.bv || !b.nv) {
+	b.bk = calloc(n_base, sizeof(*b.bk));
+	b.nk = calloc(n_new, sizeof(*b.nk));
+	b.bsel = calloc(n_base, sizeof(*b.bsel));
+	b.nsel = calloc(n_new, sizeof(*b.nsel));
+	if (!b.bv || !b.nv || !b.bk || !b.nk || !b.bsel || !b.nsel) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
+	for (k = 0; k < n_base; k++)
+		c->base.kinds[b.bk[k] = kw_run_kind(&base[k])]++;
+	for (k = 0; k < n_new; k++)
+		c->new.kinds[b.nk[k] = kw_run_kind(&new[k])]++;
+	for (i = 0; i < KW_NR_RUN_KINDS; i++)
+		kinds += c->base.kinds[i] || c->new.kinds[i];
+	c->mixed = kinds > 1;
+	err = command_rows(&b);
 	for (p = 0; p < KW_NR_PROBES && !err; p++)
 		err = probe_rows(&b, p);
 	err = err ?: ufunc_rows(&b);
@@ -821,6 +1060,10 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 cleanup:
 	free(b.bv);
 	free(b.nv);
+	free(b.bk);
+	free(b.nk);
+	free(b.bsel);
+	free(b.nsel);
 	if (err)
 		kw_compare_free(c);
 	return err;

@@ -38,11 +38,12 @@ static const struct argp_option options[] = {
 	  "markdown or json (schema kvmwalk-compare/1)" },
 	{ "function", OPT_FUNCTION, "LIST", 0,
 	  "only the rows of these functions (comma-separated probe names as `kvmwalk probes` shows "
-	  "them, or 'counters'); also limits --plot" },
+	  "them, 'counters', 'command' for the wall time or 'phases' for the command's own "
+	  "phases); also limits --plot" },
 	{ "metric", OPT_METRIC, "LIST", 0,
 	  "only these metrics (comma-separated): calls, median (or p50), p90, p99, p99.9, mean, L3 "
-	  "(visits per walk at a level), cleared, flushes, empty, gfns, zapped, a counter's name; "
-	  "a word matches a metric's first word" },
+	  "(visits per walk at a level), cleared, flushes, empty, gfns, zapped, wall, a counter's "
+	  "name; a word matches a metric's first word" },
 	{ "plot", OPT_PLOT, "FILE.svg", 0,
 	  "also write the before and after duration histograms of each function, overlaid on a log "
 	  "time axis with the medians marked, as a plain SVG file" },
@@ -155,14 +156,29 @@ static const struct argp argp = {
 	"smaller than that in a tail is not resolved. A run with fewer than 1000 calls has no p99.9 "
 	"of its own: it is that run's slowest call (to within its bucket), so the p99.9 row then "
 	"compares maxima;\n"
-	"- the kvmwalk commands that made the recordings."
+	"- the kvmwalk commands that made the recordings.\n\n"
+	"A side may hold runs of different kinds, by what they attached: bare (record --probe "
+	"none: no BPF, the command's wall time and, with --workload-times, its own phase times), "
+	"timing (--probe timing: only probes that time a whole operation once), cheap, full (every "
+	"probe). Every probe that runs inside a time is in it, so each time row is taken from the "
+	"runs with the fewest probes that measure it (the wall time and the phases from bare runs, "
+	"an ioctl's or a notifier's time from timing runs, a walk's time from full runs), each count "
+	"from the runs with the most, the same kind on both sides where one has runs on both (else "
+	"a warning); the header lists the runs of each kind and how much recording slowed each "
+	"side's command, each group says the runs its rows come from, and a time only cheap or "
+	"full runs carry is marked ~. The probe overhead is the BPF run time of the programs' "
+	"bodies: a lower bound, without the fentry trampoline or kprobe dispatch."
 	"\vExamples:\n"
 	"  kvmwalk compare base1.json base2.json base3.json -- new1.json new2.json\n"
 	"  kvmwalk compare 6.12/run*.json -- 7.3/run*.json --format markdown\n"
 	"  kvmwalk compare a*.json -- b*.json --function fast_page_fault --metric p99\n"
 	"  kvmwalk compare base*.json -- new*.json --plot split.svg --format json\n"
 	"  (record each side with the same command, e.g. 3 times:\n"
-	"   kvmwalk record -o base1.json -- kvmwalk-load --scenario=split)\n\n"
+	"   kvmwalk record -o base1.json -- kvmwalk-load --scenario=split)\n"
+	"  (times apart from counts: also 3 of each of\n"
+	"   kvmwalk record --probe none -o bare1.json --workload-times - \\\n"
+	"       -- kvmwalk-load --scenario=split --json\n"
+	"   kvmwalk record --probe timing -o timing1.json ...)\n\n"
 	"Exit status: 0; 1 error (out of memory, cannot write); 2 usage; 7 a file cannot be read; "
 	"8 a file is truncated or corrupt (not JSON, not a recording); 9 a recording of another "
 	"schema version (this kvmwalk reads kvmwalk-recording/1); 10 recordings of different "

@@ -15,6 +15,7 @@
 
 #include "compare_env.h"
 #include "report.h"
+#include "runs.h"
 
 /* The recordings of a comparison and what the header is built into. */
 struct header {
@@ -23,25 +24,33 @@ struct header {
 	const struct kw_compare_opts *o;
 };
 
-/* The value of a side: the common value of its runs, or the distinct values joined by " | ". */
+/*
+ * The value of a side: the common value of its runs, or the distinct values joined by " | ". A
+ * getter returns NULL for a run that has no say (a probe a run left out by its probe set); a
+ * side where no run has one is "off".
+ */
 static void side_value(char *dst, size_t len, const struct kw_recording *r, size_t n,
 		       const char *(*get)(const struct kw_recording *, const void *),
 		       const void *arg)
 {
 	size_t used = 0;
+	bool any = false;
 
 	dst[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *v = get(&r[i], arg);
-		bool seen = false;
+		bool seen = !v;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(get(&r[j], arg), v);
+			seen = get(&r[j], arg) && !strcmp(get(&r[j], arg), v);
 		if (seen)
 			continue;
-		used += snprintf(dst + used, used < len ? len - used : 0, "%s%s", i ? " | " : "",
-				 v);
+		used += snprintf(dst + used, used < len ? len - used : 0, "%s%s",
+				 any ? " | " : "", v);
+		any = true;
 	}
+	if (!any && n)
+		snprintf(dst, len, "off");
 }
 
 #define META_GETTER(field)                                                                         \
@@ -57,9 +66,14 @@ META_GETTER(cpu)
 META_GETTER(kvm_mode)
 META_GETTER(thp)
 META_GETTER(thp_defrag)
-META_GETTER(attach)
 META_GETTER(tool_version)
 META_GETTER(arch)
+
+/* a bare run (--probe none) attached nothing: it has no say in how the others attached */
+static const char *get_attach(const struct kw_recording *r, const void *arg)
+{
+	return kw_run_kind(r) == KW_RUN_BARE ? NULL : r->meta.attach;
+}
 
 static const char *get_visits(const struct kw_recording *r, const void *arg)
 {
@@ -81,10 +95,16 @@ static const char *get_param(const struct kw_recording *r, const void *arg)
 	return "(not set)";
 }
 
+/*
+ * How a run attached probe p; NULL where its probe set left it out (the runs of a timing or
+ * bare kind beside full ones: compare takes each row from runs that have it).
+ */
 static const char *get_mech(const struct kw_recording *r, const void *arg)
 {
 	int p = *(const int *)arg;
 
+	if (r->plan[p].mech == KW_MECH_OFF && strncmp(r->plan[p].reason, "per-entry", 9))
+		return NULL;
 	return r->plan[p].mech ? kw_mech_name(r->plan[p].mech) : "(none)";
 }
 
@@ -255,14 +275,28 @@ static int build_diffs(struct header *h)
 	return err;
 }
 
-static double overhead_of(const struct kw_recording *r, size_t n, bool *known)
+/*
+ * The probes' cost of the side's most instrumented runs that measured it (their times carry
+ * the most of it), as a share of what they measured (runs.h: a lower bound).
+ */
+static double overhead_of(const struct kw_recording *r, size_t n, bool *known,
+			  enum kw_run_kind *kind)
 {
-	double v[n];
+	double v[n ?: 1];
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (r[i].overhead.stats_enabled && r[i].overhead.measured_ns)
-			v[k++] = kw_overhead_share(&r[i]);
+	*known = false;
+	for (int kk = KW_NR_RUN_KINDS - 1; kk >= 0 && !k; kk--)
+		for (size_t i = 0; i < n; i++) {
+			double s = kw_run_kind(&r[i]) == (enum kw_run_kind)kk
+					   ? kw_run_cost_share(&r[i], NULL)
+					   : NAN;
+
+			if (!isnan(s)) {
+				v[k++] = s;
+				*kind = (enum kw_run_kind)kk;
+			}
+		}
 	*known = k > 0;
 	return k ? kw_median(v, k) : 0;
 }
@@ -278,7 +312,8 @@ static int overhead_warning(struct kw_compare *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct kw_compare_row *r = &c->rows[i];
 
-		if (r->unit != KW_U_NS || isnan(r->change.delta_pct) ||
+		/* a time from runs without probes inside it does not carry their cost */
+		if (r->unit != KW_U_NS || !r->runs.instrumented || isnan(r->change.delta_pct) ||
 		    fabs(r->change.delta_pct) >= d)
 			continue;
 		n++;
@@ -292,6 +327,30 @@ static int overhead_warning(struct kw_compare *c)
 		    "%zu duration change%s measured (smallest: %s %s %+.1f%%)",
 		    d, 100 * c->base.overhead_share, 100 * c->new.overhead_share, n,
 		    n == 1 ? "" : "s", worst->group, worst->metric, worst->change.delta_pct);
+}
+
+/*
+ * A row whose sides come from runs of different kinds (no kind measured it on both): once per
+ * group, since the rows of a group share their runs.
+ */
+static int runs_warnings(struct kw_compare *c)
+{
+	const char *last = NULL;
+	int err = 0;
+
+	for (size_t i = 0; i < c->nrows && !err; i++) {
+		const struct kw_compare_runs *ru = &c->rows[i].runs;
+
+		if (ru->base == ru->new || (last && !strcmp(last, c->rows[i].group)))
+			continue;
+		last = c->rows[i].group;
+		err = warn(c,
+			   "%s %s: base from %s runs, new from %s runs (no kind of run measured it "
+			   "on both sides): its sides carry different probe costs",
+			   c->rows[i].group, c->rows[i].metric, kw_run_kind_names[ru->base],
+			   kw_run_kind_names[ru->new]);
+	}
+	return err;
 }
 
 static int lost_warning(struct kw_compare *c, const struct kw_recording *r, size_t n,
@@ -549,6 +608,10 @@ static int side_commands(struct kw_compare_side *s, const struct kw_recording *r
 		used = snprintf(d, len, "kvmwalk record");
 		if (m->attach[0] && strcmp(m->attach, "auto"))
 			used += snprintf(d + used, len - used, " --attach %s", m->attach);
+		if (m->probe_set[0] && strcmp(m->probe_set, KW_PROBE_SET_ALL)) {
+			used += snprintf(d + used, len - used, " --probe");
+			used = append_word(d, used, len, m->probe_set);
+		}
 		if (!m->visits)
 			used += snprintf(d + used, len - used, " --no-visits");
 		if (m->npid_filter) {
@@ -572,13 +635,39 @@ static int side_commands(struct kw_compare_side *s, const struct kw_recording *r
 	return 0;
 }
 
+/* What recording cost the side's command: each kind's wall time against its fewest probes. */
+static int side_slowdown(struct kw_compare *c, struct kw_compare_side *s,
+			 const struct kw_recording *r, size_t n)
+{
+	const struct kw_cost_row *wall;
+	struct kw_cost cost;
+	int err = kw_cost_build(&cost, r, n, c->level, c->method);
+
+	if (err)
+		return err;
+	s->ref = cost.ref;
+	wall = kw_cost_wall(&cost);
+	for (int k = 0; wall && k < KW_NR_RUN_KINDS; k++) {
+		if (!wall->has[k])
+			continue;
+		s->has_slow[k] = true;
+		s->slow[k] = wall->vs[k];
+		s->n_slow[k] = wall->n[k];
+		s->n_ref = wall->n[cost.ref];
+		kw_cost_sentence(s->slow_text[k], sizeof(s->slow_text[k]), &cost, wall,
+				 (enum kw_run_kind)k);
+	}
+	kw_cost_free(&cost);
+	return 0;
+}
+
 static void describe_side(struct kw_compare_side *s, const struct kw_recording *r, size_t n)
 {
 	s->runs = n;
 	side_value(s->kernel, sizeof(s->kernel), r, n, get_kernel, NULL);
 	side_value(s->arch, sizeof(s->arch), r, n, get_arch, NULL);
 	side_value(s->host, sizeof(s->host), r, n, get_hostname, NULL);
-	s->overhead_share = overhead_of(r, n, &s->overhead_known);
+	s->overhead_share = overhead_of(r, n, &s->overhead_known, &s->overhead_kind);
 }
 
 static void free_cmds(struct kw_compare_side *s)
@@ -598,10 +687,13 @@ int kw_compare_env_build(struct kw_compare *c, const struct kw_recording *base,
 
 	describe_side(&c->base, base, c->n_base);
 	describe_side(&c->new, new, c->n_new);
+	err = err ?: side_slowdown(c, &c->base, base, c->n_base);
+	err = err ?: side_slowdown(c, &c->new, new, c->n_new);
 	err = err ?: same_recording_warnings(&h);
 	err = err ?: command_warning(&h);
 	err = err ?: build_diffs(&h);
 	err = err ?: overhead_warning(c);
+	err = err ?: runs_warnings(c);
 	err = err ?: lost_warning(c, base, c->n_base, "base");
 	err = err ?: lost_warning(c, new, c->n_new, "new");
 	err = err ?: side_commands(&c->base, base, c->n_base, o->base_paths);

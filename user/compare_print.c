@@ -160,13 +160,108 @@ static void print_wrapped(FILE *f, const char *prefix, int indent, const char *s
 	fputc('\n', f);
 }
 
+/* "5 full runs", or "15 runs: 5 bare, 5 timing, 5 full" */
+static void side_runs(char *buf, size_t len, const struct kw_compare_side *s)
+{
+	size_t used = 0, kinds = 0;
+
+	for (int k = 0; k < KW_NR_RUN_KINDS; k++)
+		kinds += !!s->kinds[k];
+	if (kinds == 1) {
+		for (int k = 0; k < KW_NR_RUN_KINDS; k++)
+			if (s->kinds[k])
+				snprintf(buf, len, "%zu %s run%s", s->runs, kw_run_kind_names[k],
+					 s->runs == 1 ? "" : "s");
+		return;
+	}
+	used = snprintf(buf, len, "%zu runs:", s->runs);
+	for (int k = 0; k < KW_NR_RUN_KINDS; k++)
+		if (s->kinds[k])
+			used += snprintf(buf + used, used < len ? len - used : 0, "%s %zu %s",
+					 used > 10 && buf[used - 1] != ':' ? "," : "", s->kinds[k],
+					 kw_run_kind_names[k]);
+}
+
 static void print_side_text(FILE *f, const char *name, const struct kw_compare_side *s)
 {
-	char buf[512];
+	char buf[640], runs[128];
 
-	snprintf(buf, sizeof(buf), "%s %s, host %s, %zu run%s", s->kernel, s->arch,
-		 s->host[0] ? s->host : "unknown", s->runs, s->runs == 1 ? "" : "s");
+	side_runs(runs, sizeof(runs), s);
+	snprintf(buf, sizeof(buf), "%s %s, host %s, %s", s->kernel, s->arch,
+		 s->host[0] ? s->host : "unknown", runs);
 	print_wrapped(f, name, 8, buf, false);
+}
+
+static bool any_instrumented(const struct kw_compare *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].runs.instrumented)
+			return true;
+	for (size_t i = 0; i < c->nsections; i++)
+		for (size_t j = 0; j < c->sections[i].nlines; j++)
+			if (c->sections[i].lines[j].runs.instrumented)
+				return true;
+	return false;
+}
+
+/* Every run of both sides is bare: no BPF program was loaded. */
+static bool all_bare(const struct kw_compare *c)
+{
+	return c->base.kinds[KW_RUN_BARE] == c->base.runs &&
+	       c->new.kinds[KW_RUN_BARE] == c->new.runs;
+}
+
+static void print_overhead_text(FILE *f, const struct kw_compare *c)
+{
+	char buf[384];
+
+	if (all_bare(c)) {
+		fprintf(f, "  probe overhead: none (--probe none: no BPF program loaded)\n");
+		return;
+	}
+	if (!c->base.overhead_known && !c->new.overhead_known) {
+		fprintf(f, "  probe overhead: not measured (BPF run-time statistics were off)\n");
+		return;
+	}
+	snprintf(buf, sizeof(buf),
+		 "base %.1f %%, new %.1f %% of the measured time%s%s%s (BPF run time of "
+		 "the programs' bodies: a lower bound, without the trampoline or kprobe "
+		 "dispatch)",
+		 100 * c->base.overhead_share, 100 * c->new.overhead_share,
+		 c->mixed ? ", of the " : "",
+		 c->mixed ? kw_run_kind_names[c->base.overhead_kind] : "",
+		 c->mixed ? " runs" : "");
+	print_wrapped(f, "  probe overhead: ", 4, buf, false);
+}
+
+/* The group's runs, when the comparison holds runs of several kinds: "(times: timing runs)". */
+static void group_runs(char *buf, size_t len, const struct kw_compare *c, size_t first)
+{
+	const struct kw_compare_runs *t = NULL, *n = NULL;
+	char ts[64] = "", ns[64] = "";
+
+	buf[0] = 0;
+	if (!c->mixed)
+		return;
+	for (size_t i = first; i < c->nrows && !strcmp(c->rows[i].group, c->rows[first].group);
+	     i++) {
+		const struct kw_compare_runs *ru = &c->rows[i].runs;
+
+		if (c->rows[i].unit == KW_U_NS)
+			t = t ?: ru;
+		else
+			n = n ?: ru;
+	}
+	if (t)
+		snprintf(ts, sizeof(ts), t->base == t->new ? "%s runs" : "base %s, new %s runs",
+			 kw_run_kind_names[t->base], kw_run_kind_names[t->new]);
+	if (n)
+		snprintf(ns, sizeof(ns), n->base == n->new ? "%s runs" : "base %s, new %s runs",
+			 kw_run_kind_names[n->base], kw_run_kind_names[n->new]);
+	if (t && n && strcmp(ts, ns))
+		snprintf(buf, len, "(times: %s; counts: %s)", ts, ns);
+	else
+		snprintf(buf, len, "(%s)", t ? ts : ns);
 }
 
 static void print_text(FILE *f, const struct kw_compare *c)
@@ -179,11 +274,15 @@ static void print_text(FILE *f, const struct kw_compare *c)
 		c->n_base == 1 ? "" : "s", c->n_new, c->n_new == 1 ? "" : "s");
 	print_side_text(f, "  base: ", &c->base);
 	print_side_text(f, "  new:  ", &c->new);
-	if (c->base.overhead_known || c->new.overhead_known)
-		fprintf(f, "  probe overhead: base %.1f %%, new %.1f %% of the measured time\n",
-			100 * c->base.overhead_share, 100 * c->new.overhead_share);
-	else
-		fprintf(f, "  probe overhead: not measured (BPF run-time statistics were off)\n");
+	print_overhead_text(f, c);
+	for (int side = 0; side < 2; side++) {
+		const struct kw_compare_side *s = side ? &c->new : &c->base;
+
+		for (int k = 0; k < KW_NR_RUN_KINDS; k++)
+			if (s->has_slow[k])
+				print_wrapped(f, side ? "  new:  " : "  base: ", 8, s->slow_text[k],
+					      false);
+	}
 
 	fprintf(f, "\n");
 	if (!c->ndiffs)
@@ -201,6 +300,14 @@ static void print_text(FILE *f, const struct kw_compare *c)
 			fprintf(f, "\n");
 		print_wrapped(f, "WARNING: ", 9, c->warnings[i], false);
 	}
+	if (any_instrumented(c)) {
+		fprintf(f, "\n");
+		print_wrapped(f, "~ ", 2,
+			      "a time measured only with kvmwalk's probes inside it (cheap or full "
+			      "runs): it includes their cost. record --probe timing, or none with "
+			      "the command's own times, measures without them.",
+			      false);
+	}
 
 	for (i = 0; i < c->nsections; i++) {
 		const struct kw_compare_section *s = &c->sections[i];
@@ -213,7 +320,8 @@ static void print_text(FILE *f, const struct kw_compare *c)
 
 			fmt_exact(b, sizeof(b), l->change.base_median, l->unit);
 			fmt_line_value(n, sizeof(n), l->change.new_median, l);
-			len = snprintf(line, sizeof(line), "  %s: %s -> %s", l->what, b, n);
+			len = snprintf(line, sizeof(line), " %c%s: %s -> %s",
+				       l->runs.instrumented ? '~' : ' ', l->what, b, n);
 			if (l->change.base_median != l->change.new_median &&
 			    !isnan(l->change.delta_pct)) {
 				fmt_pct(d, sizeof(d), l->change.delta_pct, "%");
@@ -245,8 +353,16 @@ static void print_text(FILE *f, const struct kw_compare *c)
 		char b[16], n[16], d[16], iv[40], col[48];
 
 		if (!group || strcmp(group, r->group)) {
+			char runs[160];
+
 			group = r->group;
-			fprintf(f, "%.*s\n", TEXT_COLS, group);
+			group_runs(runs, sizeof(runs), c, i);
+			if (!runs[0])
+				fprintf(f, "%.*s\n", TEXT_COLS, group);
+			else if (strlen(group) + 2 + strlen(runs) <= TEXT_COLS)
+				fprintf(f, "%s  %s\n", group, runs);
+			else
+				fprintf(f, "%.*s\n  %.*s\n", TEXT_COLS, group, TEXT_COLS - 2, runs);
 		}
 		fmt_interval(iv, sizeof(iv), ch);
 		if (ch->has_interval && ch->confidence < KW_MIN_CONFIDENCE)
@@ -258,7 +374,8 @@ static void print_text(FILE *f, const struct kw_compare *c)
 				 fmt_interval(iv, sizeof(iv), ch));
 		else
 			snprintf(col, sizeof(col), "%s", fmt_interval(iv, sizeof(iv), ch));
-		fprintf(f, "  %-21.21s %8s %8s %8s%c %s\n", r->metric,
+		fprintf(f, " %c%-21.21s %8s %8s %8s%c %s\n", r->runs.instrumented ? '~' : ' ',
+			r->metric,
 			fmt_value(b, sizeof(b), ch->base_median, r->unit),
 			fmt_value(n, sizeof(n), ch->new_median, r->unit),
 			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? '*' : ' ',
@@ -280,7 +397,10 @@ static void print_text(FILE *f, const struct kw_compare *c)
 
 static void md_side(FILE *f, const char *name, const struct kw_compare_side *s)
 {
-	fprintf(f, "| %s | `%s` | %s | %s | %zu |\n", name, s->kernel, s->arch, s->host, s->runs);
+	char runs[128];
+
+	side_runs(runs, sizeof(runs), s);
+	fprintf(f, "| %s | `%s` | %s | %s | %s |\n", name, s->kernel, s->arch, s->host, runs);
 }
 
 static void print_markdown(FILE *f, const struct kw_compare *c)
@@ -289,12 +409,25 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 	size_t i, j;
 
 	fprintf(f, "### kvmwalk compare\n\n");
-	fprintf(f, "| side | kernel | arch | host | runs |\n|---|---|---|---|---:|\n");
+	fprintf(f, "| side | kernel | arch | host | runs |\n|---|---|---|---|---|\n");
 	md_side(f, "base", &c->base);
 	md_side(f, "new", &c->new);
 	if (c->base.overhead_known || c->new.overhead_known)
-		fprintf(f, "\nProbe overhead: base %.1f %%, new %.1f %% of the measured time.\n",
-			100 * c->base.overhead_share, 100 * c->new.overhead_share);
+		fprintf(f,
+			"\nProbe overhead: base %.1f %%, new %.1f %% of the measured time%s%s%s "
+			"(BPF run time of the programs' bodies: a lower bound, without the "
+			"trampoline or kprobe dispatch).\n",
+			100 * c->base.overhead_share, 100 * c->new.overhead_share,
+			c->mixed ? ", of the " : "",
+			c->mixed ? kw_run_kind_names[c->base.overhead_kind] : "",
+			c->mixed ? " runs" : "");
+	for (int side = 0; side < 2; side++) {
+		const struct kw_compare_side *s = side ? &c->new : &c->base;
+
+		for (int k = 0; k < KW_NR_RUN_KINDS; k++)
+			if (s->has_slow[k])
+				fprintf(f, "\n%s: %s.\n", side ? "New" : "Base", s->slow_text[k]);
+	}
 	fprintf(f, "\n");
 	if (!c->ndiffs) {
 		fprintf(f, "Environment: no difference%s.\n",
@@ -308,6 +441,10 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 	}
 	for (i = 0; i < c->nwarnings; i++)
 		fprintf(f, "%s> **Warning**: %s\n", i ? ">\n" : "\n", c->warnings[i]);
+	if (any_instrumented(c))
+		fprintf(f, "\n~ a time measured only with kvmwalk's probes inside it (cheap or full "
+			   "runs): it includes their cost. `record --probe timing`, or `none` with "
+			   "the command's own times, measures without them.\n");
 
 	for (i = 0; i < c->nsections; i++) {
 		const struct kw_compare_section *s = &c->sections[i];
@@ -320,7 +457,8 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 
 			fmt_line_value(b, sizeof(b), l->change.base_median, l);
 			fmt_line_value(n, sizeof(n), l->change.new_median, l);
-			fprintf(f, "| %s | %s | %s | %s |\n", l->what, b, n,
+			fprintf(f, "| %s%s | %s | %s | %s |\n", l->runs.instrumented ? "~ " : "",
+				l->what, b, n,
 				fmt_pct(d, sizeof(d), l->change.delta_pct, "%"));
 		}
 	}
@@ -338,7 +476,8 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 		const struct kw_change *ch = &r->change;
 		char b[16], n[16], d[16], iv[40];
 
-		fprintf(f, "| `%s` | %s | %s | %s | %s%s | %s | %s |\n", r->group, r->metric,
+		fprintf(f, "| `%s` | %s%s | %s | %s | %s%s | %s | %s |\n", r->group,
+			r->runs.instrumented ? "~ " : "", r->metric,
 			fmt_value(b, sizeof(b), ch->base_median, r->unit),
 			fmt_value(n, sizeof(n), ch->new_median, r->unit),
 			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? " *" : "",
@@ -381,16 +520,46 @@ static json_t *change_json(json_t *o, const struct kw_change *ch)
 	return o;
 }
 
+static json_t *runs_json(const struct kw_compare_runs *ru)
+{
+	return json_pack("{sssssIsIsb}", "base", kw_run_kind_names[ru->base], "new",
+			 kw_run_kind_names[ru->new], "n_base", (json_int_t)ru->n_base, "n_new",
+			 (json_int_t)ru->n_new, "instrumented", ru->instrumented);
+}
+
 static json_t *side_json(const struct kw_compare_side *s)
 {
-	json_t *o = json_object(), *a = json_array();
+	json_t *o = json_object(), *a, *k = json_object();
 
 	json_object_set_new(o, "runs", json_integer(s->runs));
+	for (int i = 0; i < KW_NR_RUN_KINDS; i++)
+		json_object_set_new(k, kw_run_kind_names[i], json_integer(s->kinds[i]));
+	json_object_set_new(o, "runs_by_kind", k);
+	a = json_array();
+	for (int i = 0; i < KW_NR_RUN_KINDS; i++) {
+		json_t *w;
+
+		if (!s->has_slow[i])
+			continue;
+		w = json_pack("{sssssIsI}", "kind", kw_run_kind_names[i], "against",
+			      kw_run_kind_names[s->ref], "runs", (json_int_t)s->n_slow[i],
+			      "runs_against", (json_int_t)s->n_ref);
+		json_object_set_new(w, "wall_time", change_json(json_object(), &s->slow[i]));
+		json_object_set_new(w, "sentence", json_string(s->slow_text[i]));
+		json_array_append_new(a, w);
+	}
+	json_object_set_new(o, "record_slowdown", a);
+	a = json_array();
 	json_object_set_new(o, "kernel", json_string(s->kernel));
 	json_object_set_new(o, "arch", json_string(s->arch));
 	json_object_set_new(o, "host", json_string(s->host));
 	json_object_set_new(o, "overhead_share",
 			    s->overhead_known ? json_real(s->overhead_share) : json_null());
+	/* BPF run time of the programs' bodies: the trampoline and kprobe dispatch are not in it */
+	json_object_set_new(o, "overhead_share_is_lower_bound", json_true());
+	json_object_set_new(o, "overhead_runs", s->overhead_known
+							? json_string(kw_run_kind_names[s->overhead_kind])
+							: json_null());
 	for (size_t i = 0; i < s->ncmds; i++)
 		json_array_append_new(a, json_string(s->cmds[i]));
 	json_object_set_new(o, "commands", a);
@@ -435,7 +604,9 @@ static int print_json(FILE *f, const struct kw_compare *c)
 		for (j = 0; j < s->nlines; j++) {
 			o = json_pack("{ssssss}", "what", s->lines[j].what, "per", s->lines[j].per,
 				      "unit", unit_word(s->lines[j].unit));
-			json_array_append_new(lines, change_json(o, &s->lines[j].change));
+			change_json(o, &s->lines[j].change);
+			json_object_set_new(o, "runs", runs_json(&s->lines[j].runs));
+			json_array_append_new(lines, o);
 		}
 		json_array_append_new(a,
 				      json_pack("{sssssssO}", "change", known[s->change], "title",
@@ -449,7 +620,9 @@ static int print_json(FILE *f, const struct kw_compare *c)
 
 		o = json_pack("{ssssss}", "group", r->group, "metric", r->metric, "unit",
 			      unit_word(r->unit));
-		json_array_append_new(a, change_json(o, &r->change));
+		change_json(o, &r->change);
+		json_object_set_new(o, "runs", runs_json(&r->runs));
+		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "rows", a);
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));

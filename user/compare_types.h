@@ -10,6 +10,7 @@
 #define KW_COMPARE_TYPES_H
 
 #include "record.h"
+#include "runs.h"
 #include "stats.h"
 
 enum kw_compare_unit {
@@ -18,11 +19,22 @@ enum kw_compare_unit {
 	KW_U_RATIO, /* per call, per walk, per block */
 };
 
+/*
+ * The runs a row or a line comes from: of one kind on each side (compare.c, "which runs"), the
+ * same kind on both unless no kind has runs that measure it on both sides.
+ */
+struct kw_compare_runs {
+	enum kw_run_kind base, new;
+	size_t n_base, n_new;
+	bool instrumented; /* a time from cheap or full runs: kvmwalk's probes ran inside it */
+};
+
 struct kw_compare_row {
-	char group[64];	 /* the probe's name, "work per call" or "counters" */
+	char group[64];	 /* the probe's name, "counters", "command", "phases: SCENARIO" */
 	char metric[32]; /* "calls", "p50", ..., "split L3 visits/walk", or a counter's name */
 	enum kw_compare_unit unit;
 	struct kw_change change;
+	struct kw_compare_runs runs;
 };
 
 /* One difference of the environment: the value of each side ("a | b" when runs differ). */
@@ -49,6 +61,7 @@ struct kw_compare_line {
 		       * durations */
 	enum kw_compare_unit unit;
 	struct kw_change change;
+	struct kw_compare_runs runs;
 };
 
 struct kw_compare_section {
@@ -60,6 +73,17 @@ struct kw_compare_section {
 
 struct kw_compare_side {
 	size_t runs;
+	size_t kinds[KW_NR_RUN_KINDS]; /* its runs of each kind */
+	/*
+	 * What recording cost the command: the wall time of each kind against the side's least
+	 * instrumented runs (ref), where both have runs with a wall time (runs.h).
+	 */
+	enum kw_run_kind ref;
+	size_t n_ref, n_slow[KW_NR_RUN_KINDS];
+	bool has_slow[KW_NR_RUN_KINDS];
+	struct kw_change slow[KW_NR_RUN_KINDS];
+	char slow_text[KW_NR_RUN_KINDS][384]; /* kw_cost_sentence() */
+	enum kw_run_kind overhead_kind;	      /* the runs overhead_share is of */
 	char kernel[256]; /* uname -r of the runs ("a | b" if they differ) */
 	char arch[16];
 	char host[160];
@@ -91,6 +115,8 @@ struct kw_compare {
 	char (*warnings)[256];
 	size_t nsections;
 	struct kw_compare_section sections[KW_NR_KNOWN];
+	/* more than one kind of run: rows name the runs they come from */
+	bool mixed;
 };
 
 #endif /* KW_COMPARE_TYPES_H */

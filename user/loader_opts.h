@@ -21,6 +21,9 @@ struct loader_opts {
 	kw_probe_mask probes;	 /* the probes to attach: KW_PROBES_ALL, cheap, or --probe's */
 	kw_probe_mask required;	 /* named in --probe: each must attach (else KW_EXIT_NOFUNC) */
 	bool cheap;		 /* probes is the cheap set (probes.c): the others are off for it */
+	enum kw_probe_set set;	 /* the largest set named (all by default, serve's cheap) */
+	const char *probe_arg;	 /* --probe as given, NULL: the default set */
+	bool none_ok;		 /* record: --probe none (nothing attached, no BPF) is allowed */
 	bool verbose;		 /* libbpf's messages */
 	/*
 	 * Log2 histograms in the kernel (struct kw_hist_slots.log2): 552 instead of 4000 bytes per

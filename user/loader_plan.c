@@ -147,7 +147,10 @@ static void plan_probe(const struct kw_planner *p, int i, struct kw_plan plan[KW
 		set_plan(pl, KW_MECH_OFF, pp->func, "%s",
 			 !(o->probes & KW_PROBE_BIT(i))
 				 ? (o->cheap ? "not in the cheap set (--probe all attaches it)"
-					     : "not selected (--probe)")
+				    : o->set == KW_SET_TIMING
+					    ? "not in the timing set (--probe all attaches it)"
+				    : o->set == KW_SET_NONE ? "not selected (--probe none)"
+							    : "not selected (--probe)")
 				 : "per-entry callback left out (--no-visits)");
 		return;
 	}

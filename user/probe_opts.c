@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --attach, --probe, --pid, --no-visits, -v: the argp child of the probe commands (probe_opts.h). */
 #include <argp.h>
+#include <errno.h>
 #include <string.h>
 
 #include "pids.h"
@@ -24,8 +25,14 @@ static const struct argp_option options[] = {
 	  .doc = "only these probes: comma-separated names from `kvmwalk probes` (exit 6 if one "
 		 "cannot be attached) and sets: all (record's and top's default), cheap (serve's "
 		 "default: what dashboards/ reads, without the probes that run per KVM_RUN, per "
-		 "fault or per TDP iterator step; its --help says which). A set's probes that this "
-		 "kernel lacks are unavailable, not an error; probes left out show as off" },
+		 "fault or per TDP iterator step; its --help says which), timing (only the probes "
+		 "that time a whole operation once per call: kvm_vm_ioctl, "
+		 "kvm_arch_prepare_memory_region, kvm_mmu_notifier_invalidate_range_start, "
+		 "kvm_nested_s2_unmap, kvm_mmu_notifier_release; for times that carry almost none "
+		 "of kvmwalk's cost), "
+		 "none (record only: no BPF at all, the command's wall time and the host). A set's "
+		 "probes that this kernel lacks are unavailable, not an error; probes left out show "
+		 "as off" },
 	{ .name = "probes", .key = OPT_PROBE, .flags = OPTION_ALIAS },
 	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
 	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
@@ -55,6 +62,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		/* lo->cheap: the parent's default, set in its ARGP_KEY_INIT (probe_opts.h) */
 		lo->attach = KW_ATTACH_AUTO;
 		lo->probes = lo->cheap ? kw_probes_cheap : KW_PROBES_ALL;
+		lo->set = lo->cheap ? KW_SET_CHEAP : KW_SET_ALL;
+		lo->probe_arg = NULL;
 		lo->visits = true;
 		break;
 	case OPT_ATTACH:
@@ -69,6 +78,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		lo->probes = sel.probes;
 		lo->required = sel.named;
 		lo->cheap = sel.cheap;
+		lo->set = sel.set;
+		lo->probe_arg = arg;
 		break;
 	case 'p':
 		if (kw_pids_parse(arg, lo->pids, &lo->npids, err, sizeof(err)))
@@ -87,6 +98,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'v':
 		lo->verbose = true;
+		break;
+	case ARGP_KEY_END:
+		/* argp_error() returns under ARGP_NO_EXIT (the unit tests): an error then */
+		if (lo->set != KW_SET_NONE)
+			break;
+		if (!lo->none_ok) {
+			argp_error(state, "--probe none attaches nothing: only record takes it (the "
+					  "command's wall time and the host, without BPF)");
+			return EINVAL;
+		}
+		if (lo->npids || lo->nvms) {
+			argp_error(state, "--probe none attaches nothing: --pid and --vm have "
+					  "nothing to filter");
+			return EINVAL;
+		}
+		if (lo->nufuncs) {
+			argp_error(state, "--probe none loads no BPF: --count and --time need it "
+					  "(--probe timing keeps the fewest probes)");
+			return EINVAL;
+		}
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -307,6 +307,74 @@ const kw_probe_mask kw_probes_cheap =
 			  KW_PROBE_BIT(KW_P_MMU_LOCK) | KW_PROBE_BIT(KW_P_TDP_ITER_NEXT) |
 			  KW_PROBE_BIT(KW_P_TDP_CLEAR_DIRTY));
 
+/*
+ * The timing set (`record --probe timing`): the probes that time a whole operation once per call,
+ * so that its time carries one probe's cost, not one per walk, visit or flush inside it. An A/B's
+ * headline times come from runs made with it (or with none: the workload's own times), its
+ * counts from runs with every probe; compare picks each row from the runs that measure it with
+ * the fewest probes (docs/reports.md, "Timing runs").
+ *
+ *   kvm_vm_ioctl: every VM ioctl by command (KVM_SET_USER_MEMORY_REGION(2), KVM_GET_DIRTY_LOG,
+ *     KVM_CLEAR_DIRTY_LOG, ...): once per ioctl. Its trigger rows time each command.
+ *   kvm_arch_prepare_memory_region: once per memslot change, inside its ioctl: it keys the
+ *     ioctl's row by what the change does (create, delete, dirty logging on, ...), so that
+ *     the dirty-logging enable, the series' own measure of the eager split, is timed apart.
+ *   kvm_mmu_notifier_invalidate_range_start: once per invalidation (madvise, munmap, reclaim,
+ *     migration), the zaps, unmaps and flushes inside it included.
+ *   kvm_nested_s2_unmap (arm64 NV): once per notifier, the unmap of every valid nested MMU's
+ *     whole IPA space (262,144 unmap calls and range flushes of a 48-bit space before the
+ *     bundled change). Inside the notifier: the notifier's time carries its one extra probe.
+ *   kvm_mmu_notifier_release: a VM's teardown, once per VM (on arm64 7.3 millions of 1 GiB
+ *     walks that the full set times one by one).
+ * Left out:
+ *   - kvm_vcpu_ioctl: once per KVM_RUN, whose time is the guest's own run time, compared by no
+ *     series; its cost is per guest exit that reaches user space (a real VMM's MMIO exits), and
+ *     the full set keeps it for attributing walks to KVM_RUN (docs/performance.md, "The timing
+ *     set").
+ *   - the aging notifiers (kvm_mmu_notifier_{clear_flush,clear,test}_young): once per aged range
+ *     of reclaim, MGLRU or DAMON, thousands per aging pass; the selftest that times aging
+ *     (access_tracking_perf_test) prints its own phase times, which bare runs keep.
+ *   - every walk, visit, flush, fault, zap and lock probe: they run inside what the set times.
+ * The set holds no probe that runs inside another of the set but kvm_nested_s2_unmap (in a
+ * notifier) and kvm_arch_prepare_memory_region (in a memslot ioctl), each once per call of the
+ * operation it is inside.
+ */
+const kw_probe_mask kw_probes_timing =
+	KW_PROBE_BIT(KW_P_VM_IOCTL) | KW_PROBE_BIT(KW_P_MEMSLOT) | KW_PROBE_BIT(KW_P_NOTIFIER) |
+	KW_PROBE_BIT(KW_P_NESTED_UNMAP) | KW_PROBE_BIT(KW_P_MM_RELEASE);
+
+static const struct {
+	const char *name;
+	enum kw_probe_set set;
+} set_names[] = {
+	{ KW_PROBE_SET_ALL, KW_SET_ALL },
+	{ KW_PROBE_SET_CHEAP, KW_SET_CHEAP },
+	{ KW_PROBE_SET_TIMING, KW_SET_TIMING },
+	{ KW_PROBE_SET_NONE, KW_SET_NONE },
+};
+
+kw_probe_mask kw_probe_set_mask(enum kw_probe_set set)
+{
+	switch (set) {
+	case KW_SET_ALL:
+		return KW_PROBES_ALL;
+	case KW_SET_CHEAP:
+		return kw_probes_cheap;
+	case KW_SET_TIMING:
+		return kw_probes_timing;
+	default:
+		return 0;
+	}
+}
+
+const char *kw_probe_set_name(enum kw_probe_set set)
+{
+	for (size_t i = 0; i < sizeof(set_names) / sizeof(*set_names); i++)
+		if (set_names[i].set == set)
+			return set_names[i].name;
+	return "";
+}
+
 const char *const kw_attach_names[KW_NR_ATTACH] = {
 	[KW_ATTACH_AUTO] = "auto",
 	[KW_ATTACH_FENTRY] = "fentry",
@@ -378,7 +446,8 @@ int kw_probe_of_prog(const char *prog)
 int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, size_t errlen)
 {
 	struct kw_probe_sel m = {};
-	bool all = false;
+	bool none = false;
+	int nsets = 0;
 
 	for (const char *p = list; *p;) {
 		size_t n = strcspn(p, ",");
@@ -386,27 +455,41 @@ int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, si
 		int id;
 
 		if (n) {
+			size_t k = 0;
+
 			snprintf(name, sizeof(name), "%.*s", (int)n, p);
 			id = n < sizeof(name) ? kw_probe_by_name(name) : -1;
+			while (id < 0 && k < sizeof(set_names) / sizeof(*set_names) &&
+			       strcmp(name, set_names[k].name))
+				k++;
 			if (id >= 0) {
 				m.probes |= KW_PROBE_BIT(id);
 				m.named |= KW_PROBE_BIT(id);
-			} else if (!strcmp(name, KW_PROBE_SET_CHEAP)) {
-				m.probes |= kw_probes_cheap;
-				m.cheap = true;
-			} else if (!strcmp(name, KW_PROBE_SET_ALL)) {
-				m.probes |= KW_PROBES_ALL;
-				all = true;
+			} else if (k < sizeof(set_names) / sizeof(*set_names)) {
+				m.probes |= kw_probe_set_mask(set_names[k].set);
+				none |= set_names[k].set == KW_SET_NONE;
+				/* the largest set named: all holds cheap, and cheap timing */
+				if (!nsets++ || set_names[k].set < m.set)
+					m.set = set_names[k].set;
 			} else {
 				snprintf(err, errlen, "--probe: no probe or set named '%.*s' (see "
 					 "`kvmwalk probes`; sets: " KW_PROBE_SET_CHEAP ", "
-					 KW_PROBE_SET_ALL ")", (int)n, p);
+					 KW_PROBE_SET_ALL ", " KW_PROBE_SET_TIMING ", "
+					 KW_PROBE_SET_NONE ")", (int)n, p);
 				return -EINVAL;
 			}
 		}
 		p += n + (p[n] == ',');
 	}
-	m.cheap = m.cheap && !all;
+	/* none is nothing at all: a probe or a set beside it contradicts it */
+	if (none && (m.probes || nsets > 1)) {
+		snprintf(err, errlen, "--probe: " KW_PROBE_SET_NONE " attaches nothing; it takes "
+			 "no other probe or set (got '%s')", list);
+		return -EINVAL;
+	}
+	if (!nsets)
+		m.set = m.probes ? KW_SET_LIST : KW_SET_NONE;
+	m.cheap = m.set == KW_SET_CHEAP;
 	*sel = m;
 	return 0;
 }

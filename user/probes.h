@@ -86,24 +86,42 @@ typedef unsigned long long kw_probe_mask;
 _Static_assert(KW_NR_PROBES < 64, "kw_probe_mask holds every probe");
 
 /*
- * The named probe sets --probe takes besides probe names: "all", and "cheap", serve's default
- * (its definition and the reasoning behind it are in probes.c). A set holds the probes of both
- * arches; the loader plans only this arch's.
+ * The named probe sets --probe takes besides probe names: "all", "cheap", serve's default,
+ * "timing", the probes that time a whole operation once per call (their definitions and the
+ * reasoning behind them are in probes.c), and "none", nothing at all (record then loads no BPF).
+ * A set holds the probes of both arches; the loader plans only this arch's.
  */
 extern const kw_probe_mask kw_probes_cheap;
+extern const kw_probe_mask kw_probes_timing;
 #define KW_PROBE_SET_CHEAP "cheap"
 #define KW_PROBE_SET_ALL "all"
+#define KW_PROBE_SET_TIMING "timing"
+#define KW_PROBE_SET_NONE "none"
+
+/* A named set, largest first; KW_SET_LIST: probe names only. */
+enum kw_probe_set {
+	KW_SET_ALL,
+	KW_SET_CHEAP,
+	KW_SET_TIMING,
+	KW_SET_NONE,
+	KW_SET_LIST,
+};
+
+/* The probes of a set (0 for none and a list), and its name ("" for a list). */
+kw_probe_mask kw_probe_set_mask(enum kw_probe_set set);
+const char *kw_probe_set_name(enum kw_probe_set set);
 
 /* What --probe LIST selects. */
 struct kw_probe_sel {
 	kw_probe_mask probes; /* to attach: the probes named and the sets' */
 	kw_probe_mask named;  /* the probes named one by one: each must attach */
-	bool cheap;	      /* the list named the cheap set and not all */
+	bool cheap;	      /* the largest set named is cheap */
+	enum kw_probe_set set; /* the largest set named; KW_SET_NONE for none or an empty list */
 };
 
 /*
  * --probe LIST: comma-separated probe names and set names into *sel. Returns 0, or -EINVAL with
- * the unknown name in a one-line message in err (*sel unchanged).
+ * the unknown name, or none beside another name, in a one-line message in err (*sel unchanged).
  */
 int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, size_t errlen);
 

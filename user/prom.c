@@ -619,7 +619,8 @@ static void put_health(FILE *f, const struct kw_recording *r, const struct prom_
 	       "1 if BPF run-time statistics are on, so the probe cost below is measured.");
 	put_u64(f, "kvmwalk_bpf_stats_enabled", NULL, r->overhead.stats_enabled);
 	family(f, "kvmwalk_bpf_run_seconds_total", "counter",
-	       "Time the kernel spent running each of kvmwalk's BPF programs.");
+	       "Time the kernel spent running each of kvmwalk's BPF programs: their bodies, a "
+	       "lower bound of their cost (the fentry trampoline or kprobe dispatch is not in it).");
 	if (fa && fa->nprogs) {
 		for (size_t i = 0; i < fa->nprogs; i++)
 			put_ns(f, "kvmwalk_bpf_run_seconds_total",

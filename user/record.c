@@ -144,6 +144,7 @@ void kw_recording_free(struct kw_recording *r)
 	r->nutrigs = r->nufuncs = 0;
 	r->intervals = NULL;
 	r->meta.nparams = r->ncbs = r->ntrigs = r->nintervals = 0;
+	kw_workload_free(&r->workload);
 }
 
 static int grow(void **arr, size_t *n, size_t elem, const void *item)
@@ -468,6 +469,11 @@ static json_t *meta_json(const struct kw_meta *m)
 		json_object_set_new(o, "preempt", json_string(m->preempt));
 		json_object_set_new(o, "preempt_source", json_string(m->preempt_src));
 	}
+	/* since the timing set and bare runs; absent in older recordings (and when unknown) */
+	if (m->probe_set[0])
+		json_object_set_new(o, "probe_set", json_string(m->probe_set));
+	if (m->wall_ns)
+		json_object_set_new(o, "wall_ns", json_integer(m->wall_ns));
 	for (size_t i = 0; i < m->nparams; i++)
 		json_object_set_new(p, m->params[i].name, json_string(m->params[i].value));
 	json_object_set_new(o, "kvm_params", p);
@@ -617,6 +623,9 @@ static json_t *recording_json(const struct kw_recording *r)
 	/* KVM's own statistics: absent when they were not asked for (older recordings too) */
 	if (r->kvmstats.source[0] || r->kvmstats.why[0])
 		json_object_set_new(root, "kvm_stats", kw_kvmstats_json(&r->kvmstats));
+	/* record --workload-times; absent without it */
+	if (r->workload.nphases)
+		json_object_set_new(root, "workload", kw_workload_json(&r->workload));
 
 	o = json_object();
 	json_object_set_new(o, "stats_enabled", json_boolean(r->overhead.stats_enabled));
@@ -624,6 +633,11 @@ static json_t *recording_json(const struct kw_recording *r)
 	json_object_set_new(o, "run_count", json_integer(r->overhead.run_cnt));
 	json_object_set_new(o, "measured_ns", json_integer(r->overhead.measured_ns));
 	json_object_set_new(o, "recursion_misses", json_integer(r->overhead.recursion_misses));
+	/* since the timing set: the share record said, a lower bound (the programs' bodies only) */
+	if (r->overhead.share_of[0]) {
+		json_object_set_new(o, "share_lower_bound", json_real(r->overhead.share));
+		json_object_set_new(o, "share_of", json_string(r->overhead.share_of));
+	}
 	json_object_set_new(root, "overhead", o);
 
 	a = json_array();
@@ -875,6 +889,8 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
 	get_str(m, "preempt", r->meta.preempt, sizeof(r->meta.preempt));
 	get_str(m, "preempt_source", r->meta.preempt_src, sizeof(r->meta.preempt_src));
+	get_str(m, "probe_set", r->meta.probe_set, sizeof(r->meta.probe_set));
+	r->meta.wall_ns = get_u64(m, "wall_ns");
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
 	r->meta.start_monotonic_ns = get_u64(m, "start_monotonic_ns");
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
@@ -998,6 +1014,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	}
 
 	if (kw_kvmstats_from_json(&r->kvmstats, json_object_get(root, "kvm_stats")))
+	if (kw_workload_from_json(&r->workload, json_object_get(root, "workload")))
 		goto nomem;
 
 	o = json_object_get(root, "overhead");

@@ -14,6 +14,7 @@
 #include "kvmstats.h"
 #include "probes.h"
 #include "userfn_opts.h"
+#include "workload.h"
 #include "kvmwalk_abi.h"
 #include "userfn_abi.h"
 
@@ -198,6 +199,13 @@ struct kw_meta {
 	/* the preemption model (kw_host_preempt()) and where it was read, "" if not known */
 	char preempt[16];
 	char preempt_src[16];
+	/*
+	 * record's --probe as given ("all" when not given, "none": nothing attached, no BPF), and
+	 * the recorded command's wall time, CLOCK_MONOTONIC from its fork to its exit (0: none).
+	 * Both "" / 0 in recordings made before they existed.
+	 */
+	char probe_set[128];
+	__u64 wall_ns;
 	size_t nparams;
 	struct kw_param *params;
 };
@@ -208,6 +216,13 @@ struct kw_overhead {
 	__u64 run_cnt;
 	__u64 measured_ns;	/* total time of the timed outermost probes (see record.c) */
 	__u64 recursion_misses; /* program runs the kernel skipped (bpf_prog_info) */
+	/*
+	 * record: run_ns against the time its probe set measured (runs.h kw_run_cost_share()), a
+	 * lower bound, and what that time is of; share_of "" when not known (not read back: the
+	 * views derive it)
+	 */
+	double share;
+	char share_of[64];
 };
 
 struct kw_recording {
@@ -230,6 +245,8 @@ struct kw_recording {
 	struct kw_trig *utrigs;
 	/* KVM's own statistics of the recorded VMs (record, serve): source "" and why "" if none */
 	struct kw_kvmstats kvmstats;
+	/* record --workload-times: the command's own phase times (nphases 0: none) */
+	struct kw_workload workload;
 };
 
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `kvmwalk report`: text and JSON views of a recording. Plain C on plain structs. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -10,6 +11,7 @@
 #include "fmt.h"
 #include "kvmstats_view.h"
 #include "report.h"
+#include "runs.h"
 #include "timeline.h"
 #include "userfn.h"
 
@@ -20,7 +22,9 @@ double kw_overhead_ns_per_run(const struct kw_recording *r)
 
 double kw_overhead_share(const struct kw_recording *r)
 {
-	return r->overhead.measured_ns ? (double)r->overhead.run_ns / r->overhead.measured_ns : 0;
+	double s = kw_run_cost_share(r, NULL);
+
+	return isnan(s) ? 0 : s;
 }
 
 static bool attached(const struct kw_recording *r, int p)
@@ -102,6 +106,20 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 	if (m->command[0]) {
 		wrap_text(f, "command", m->command);
 		fprintf(f, "  %-10s%d\n", "exit", m->exit_status);
+	}
+	/* since the timing set and bare runs: what it ran with, and the command's own times */
+	if (m->probe_set[0]) {
+		char set[192];
+
+		snprintf(set, sizeof(set), "%s (%s run)", m->probe_set,
+			 kw_run_kind_names[kw_run_kind(r)]);
+		wrap_text(f, "probes", set);
+	}
+	if (m->wall_ns) {
+		char t[16];
+
+		kw_fmt_ns(t, sizeof(t), m->wall_ns);
+		fprintf(f, "  %-10s%s (the command, fork to exit)\n", "wall time", t);
 	}
 	/* ", " between the ids: up to KW_MAX_PIDS of them wrap like words */
 	kw_meta_pids(m, pids, sizeof(pids), ", ");
@@ -734,16 +752,31 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 	__u64 missed = 0, dropped = 0;
 
 	rule(f, "Probe overhead");
-	if (!r->overhead.stats_enabled) {
+	if (kw_run_kind(r) == KW_RUN_BARE && r->meta.probe_set[0]) {
+		fprintf(f, "  none: recorded with --probe none, no BPF program loaded\n");
+		return;
+	} else if (!r->overhead.stats_enabled) {
 		fprintf(f, "  BPF run-time statistics were not available\n");
 	} else {
+		const char *of;
+		double share = kw_run_cost_share(r, &of);
+		__u64 ns = isnan(share) || !share ? r->overhead.measured_ns
+						  : (__u64)(r->overhead.run_ns / share);
+
 		kw_fmt_ns(a, sizeof(a), kw_overhead_ns_per_run(r));
 		kw_fmt_ns(b, sizeof(b), r->overhead.run_ns);
-		kw_fmt_ns(m, sizeof(m), r->overhead.measured_ns);
+		kw_fmt_ns(m, sizeof(m), ns);
 		fprintf(f, "  all programs (triggers included): %llu runs, %s per run, %s\n",
 			(unsigned long long)r->overhead.run_cnt, a, b);
-		fprintf(f, "  = %.1f %% of the measured time (%s: outermost walks, x86 ops)\n",
-			100 * kw_overhead_share(r), m);
+		if (isnan(share))
+			fprintf(f, "  no time measured to set it against (%s: none)\n", of);
+		else
+			fprintf(f,
+				100 * share < 0.1 ? "  >= %.2g %% of the measured time (%s: %s)\n"
+						  : "  >= %.1f %% of the measured time (%s: %s)\n",
+				100 * share, m, of);
+		fprintf(f, "  a lower bound: BPF run-time statistics time the programs' bodies,\n"
+			   "  not the fentry trampoline or kprobe dispatch around each run\n");
 		fprintf(f, "  %-40s %12s %10s %10s\n", "probe", "runs", "per run", "total");
 		for (int i = 0; i < KW_NR_PROBES; i++) {
 			const struct kw_func *fn = &r->funcs[i];
@@ -786,6 +819,33 @@ static void print_hists(FILE *f, const struct kw_recording *r)
 	}
 }
 
+/* record --workload-times: the command's own phase times, each summed over its iterations. */
+static void print_workload(FILE *f, const struct kw_recording *r)
+{
+	const struct kw_workload *w = &r->workload;
+
+	if (!w->nphases)
+		return;
+	rule(f, "Workload phases (the command's own times, from its "
+		"output)");
+	fprintf(f, "  %s, from %s; summed over iterations\n", w->source, w->from);
+	for (size_t i = 0; i < w->nphases; i++) {
+		const struct kw_wl_phase *p = &w->phases[i];
+		unsigned int n = 0;
+		char t[16], name[72];
+		int found;
+
+		if (!kw_workload_first(w, i))
+			continue;
+		for (size_t j = i; j < w->nphases; j++)
+			n += !strcmp(w->phases[j].scenario, p->scenario) &&
+			     !strcmp(w->phases[j].phase, p->phase);
+		kw_fmt_ns(t, sizeof(t), kw_workload_sum(w, p->scenario, p->phase, &found));
+		snprintf(name, sizeof(name), "%s%s%s", p->scenario, *p->scenario ? " " : "", p->phase);
+		fprintf(f, "  %-50.50s %9s %6u time%s\n", name, t, n, n == 1 ? "" : "s");
+	}
+}
+
 /* Before anything is counted: whether the counts are exact, or bounds because runs were lost. */
 static void print_lost_notice(FILE *f, const struct kw_recording *r)
 {
@@ -821,6 +881,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	kw_kvmstats_print(f, r);
 	print_vms(f, r);
 	print_overhead(f, r);
+	print_workload(f, r);
 	print_hists(f, r);
 	if (r->nintervals)
 		fprintf(f, "\n%zu interval snapshots: kvmwalk report --timeline (--csv, --plot)\n",
@@ -931,12 +992,18 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	if ((o = kw_kvmstats_report_json(r)))
 		json_object_set_new(root, "kvm_stats", o);
 	json_object_set_new(root, "vms", kw_vms_json(r));
-	json_object_set_new(
-		root, "overhead",
-		json_pack("{sbsIsIsfsfsI}", "stats_enabled", r->overhead.stats_enabled, "run_count",
-			  (json_int_t)r->overhead.run_cnt, "run_ns", (json_int_t)r->overhead.run_ns,
-			  "ns_per_run", kw_overhead_ns_per_run(r), "share", kw_overhead_share(r),
-			  "recursion_misses", (json_int_t)r->overhead.recursion_misses));
+	o = json_pack("{sbsIsIsfsfsI}", "stats_enabled", r->overhead.stats_enabled, "run_count",
+		      (json_int_t)r->overhead.run_cnt, "run_ns", (json_int_t)r->overhead.run_ns,
+		      "ns_per_run", kw_overhead_ns_per_run(r), "share", kw_overhead_share(r),
+		      "recursion_misses", (json_int_t)r->overhead.recursion_misses);
+	/* share: the programs' bodies only, a lower bound (no trampoline, no kprobe dispatch) */
+	json_object_set_new(o, "share_is_lower_bound", json_true());
+	json_object_set_new(o, "run_kind", json_string(kw_run_kind_names[kw_run_kind(r)]));
+	json_object_set_new(root, "overhead", o);
+	if (r->meta.wall_ns)
+		json_object_set_new(root, "wall_ns", json_integer(r->meta.wall_ns));
+	if (r->workload.nphases)
+		json_object_set_new(root, "workload", kw_workload_json(&r->workload));
 	/* record --interval: as in the recording, with length_s and the rates of --timeline */
 	json_object_set_new(root, "intervals", kw_timeline_json(r));
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));

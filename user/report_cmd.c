@@ -7,6 +7,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -17,6 +18,7 @@
 #include "loader.h"
 #include "record.h"
 #include "report.h"
+#include "runs.h"
 #include "timeline.h"
 
 enum {
@@ -26,7 +28,9 @@ enum {
 };
 
 struct report_args {
-	const char *path; /* the recording */
+	const char *path; /* the recording (the first one) */
+	const char **paths;
+	size_t n;
 	bool json, timeline, csv;
 	const char *plot;
 };
@@ -68,16 +72,23 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 		a->plot = arg;
 		a->timeline = true;
 		return 0;
-	case ARGP_KEY_ARG:
-		if (a->path)
-			argp_error(state, "one recording at a time");
-		a->path = arg;
+	case ARGP_KEY_ARG: {
+		const char **p = realloc(a->paths, (a->n + 1) * sizeof(*p));
+
+		if (!p)
+			argp_failure(state, KW_EXIT_ERROR, ENOMEM, "report");
+		a->paths = p;
+		p[a->n++] = arg;
+		a->path = a->paths[0];
 		return 0;
+	}
 	case ARGP_KEY_END:
 		if (!a->path)
 			argp_error(state, "which recording? (kvmwalk report FILE)");
 		if (a->csv && a->json)
 			argp_error(state, "--csv or --json, not both");
+		if (a->n > 1 && a->timeline)
+			argp_error(state, "--timeline, --csv and --plot take one recording");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -86,7 +97,7 @@ static error_t parse_report(int key, char *arg, struct argp_state *state)
 static const struct argp report_argp = {
 	.options = report_options,
 	.parser = parse_report,
-	.args_doc = "FILE",
+	.args_doc = "FILE...",
 	.doc = "Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), its "
 	       "findings (each waste the recording proves, with its count, time and share, and the "
 	       "bundled change in patches/ that removes it; what was checked when none), the "
@@ -103,7 +114,16 @@ static const struct argp report_argp = {
 	       "a migration. Dirty-log ioctls are KVM_GET_DIRTY_LOG and KVM_CLEAR_DIRTY_LOG calls "
 	       "that returned (exact: kvm_vm_ioctl's own trigger rows); dirty logging's enable, "
 	       "a KVM_SET_USER_MEMORY_REGION(2), shows as the split visits it causes. A recording "
-	       "without intervals is an error (exit 1) that says to record with --interval."
+	       "without intervals is an error (exit 1) that says to record with --interval.\n\n"
+	       "Several FILEs: runs of one command made with different probe sets (record --probe "
+	       "none, timing, cheap, all), and instead of a report of each, what recording cost "
+	       "the command: its wall time and its own phase times (record --workload-times) for "
+	       "each kind of run (bare: --probe none; timing; cheap; full: more), medians over "
+	       "runs, and each kind's change against the least instrumented runs with its "
+	       "Hodges-Lehmann interval: \"record with every probe slowed the command by X % "
+	       "(medians of N runs against M bare runs, interval)\". The probes' own cost (BPF "
+	       "run time) of each kind is said too, as the lower bound it is: it times the "
+	       "programs' bodies, not the fentry trampoline or kprobe dispatch."
 	       "\vExamples:\n"
 	       "  kvmwalk report split.json\n"
 	       "  kvmwalk report split.json --json | jq .visits\n"
@@ -112,7 +132,8 @@ static const struct argp report_argp = {
 	       "  kvmwalk report --timeline mig.json\n"
 	       "  kvmwalk report --csv mig.json > mig.csv\n"
 	       "  kvmwalk report --timeline --plot mig.svg mig.json\n"
-	       "  kvmwalk report --json mig.json | jq '.intervals[].rates.split_visits_per_s'\n\n"
+	       "  kvmwalk report --json mig.json | jq '.intervals[].rates.split_visits_per_s'\n"
+	       "  kvmwalk report bare*.json timing*.json full*.json\n\n"
 	       "Exit status: 0; 1 the file cannot be read, --timeline of a recording without "
 	       "intervals, the plot cannot be written, or an error; 2 usage; 8 a truncated or "
 	       "corrupt recording; 9 a recording of another schema version (as kvmwalk compare).",
@@ -157,6 +178,35 @@ static int report_timeline(const struct report_args *a, const struct kw_recordin
 	return err ? KW_EXIT_ERROR : 0;
 }
 
+/* Several recordings: what recording cost their command (runs.h). */
+static int report_runs(const struct report_args *a)
+{
+	struct kw_recording *r = calloc(a->n, sizeof(*r));
+	struct kw_cost c = {};
+	char err[768];
+	int ret, e;
+
+	if (!r)
+		return KW_EXIT_ERROR;
+	ret = kw_compare_load(a->paths, a->n, r, NULL, NULL, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "kvmwalk: %s\n", err);
+		/* as for one recording: unreadable is 1 */
+		free(r);
+		return ret == KW_CMP_EXIT_UNREADABLE ? KW_EXIT_ERROR : ret;
+	}
+	e = kw_cost_build(&c, r, a->n, 0.95, KW_CI_HODGES_LEHMANN);
+	if (!e)
+		e = a->json ? kw_cost_json(stdout, &c, r, a->paths)
+			    : kw_cost_print(stdout, &c, a->paths);
+	ret = e ? KW_EXIT_ERROR : 0;
+	kw_cost_free(&c);
+	for (size_t i = 0; i < a->n; i++)
+		kw_recording_free(&r[i]);
+	free(r);
+	return ret;
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report_args a = {};
@@ -165,9 +215,15 @@ int report_main(int argc, char **argv)
 	int ret;
 
 	argp_parse(&report_argp, argc, argv, 0, NULL, &a);
+	if (a.n > 1) {
+		ret = report_runs(&a);
+		free(a.paths);
+		return ret;
+	}
 	ret = kw_recording_load(&r, a.path, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "kvmwalk: cannot read recording %s: %s\n", a.path, err);
+		free(a.paths);
 		/* compare's codes for a damaged file (8) and another schema (9); unreadable: 1 */
 		return ret == -EPROTO	? KW_CMP_EXIT_SCHEMA
 		       : ret == -EINVAL ? KW_CMP_EXIT_CORRUPT
@@ -180,5 +236,6 @@ int report_main(int argc, char **argv)
 			      ? KW_EXIT_ERROR
 			      : 0;
 	kw_recording_free(&r);
+	free(a.paths);
 	return ret;
 }

@@ -44,7 +44,7 @@ static char *slurp(const char *path)
 
 static void test_parse(void)
 {
-	struct kw_probe_sel s = { 42, 42, false };
+	struct kw_probe_sel s = { 42, 42, false, KW_SET_LIST };
 	char err[200] = "";
 
 	ASSERT_EQ(kw_probe_sel_parse("cheap", &s, err, sizeof(err)), 0, "cheap");
@@ -62,11 +62,11 @@ static void test_parse(void)
 	ASSERT_EQ(kw_probe_sel_parse("cheap,all", &s, err, sizeof(err)), 0, "both");
 	ASSERT_EQ(s.probes, KW_PROBES_ALL, "both: every probe");
 	ASSERT_FALSE(s.cheap, "both: nothing is off for the cheap set");
-	s = (struct kw_probe_sel){ 42, 42, false };
+	s = (struct kw_probe_sel){ 42, 42, false, KW_SET_LIST };
 	ASSERT_EQ(kw_probe_sel_parse("cheap,chea", &s, err, sizeof(err)), -EINVAL, "a prefix");
 	ASSERT_STREQ(err,
 		     "--probe: no probe or set named 'chea' (see `kvmwalk probes`; sets: cheap, "
-		     "all)",
+		     "all, timing, none)",
 		     "message");
 	ASSERT_EQ(s.probes, 42, "unchanged on error");
 	/* a set's name is never a probe's */

@@ -71,6 +71,7 @@ static void print_all(const struct kw_compare *c, const char *name)
 }
 
 static void compare_recordings(void);
+static const char *warning_of(const struct kw_compare *c, const char *start);
 
 void test_compare(void)
 {
@@ -366,15 +367,35 @@ static void test_compare_x86(void)
 	ASSERT_FALSE(row_of(&c, "fast_page_fault", "median")->change.significant,
 		     "2 vs 2 reach 67 %: never significant");
 	print_all(&c, "x86");
-	/* one run without tdp_iter_next (--no-visits): no visits line rather than a wrong one */
+	/*
+	 * one run without tdp_iter_next (--no-visits): with what else it attached, a run of the
+	 * cheap set, and the counts come from the full runs, which have the visits
+	 */
 	kw_compare_free(&c);
 	memset(&c, 0, sizeof(c));
 	new[1].plan[KW_P_TDP_ITER_NEXT].mech = KW_MECH_OFF;
+	ASSERT_EQ(kw_run_kind(&new[1]), KW_RUN_CHEAP, "a run without tdp_iter_next: cheap");
+	if (ASSERT_EQ(kw_compare_build(&c, base, 2, new, 2, &o), 0, "build x86, one without")) {
+		l = line_of(&c, KW_K_EMPTY_LEAF, "4K entries visited");
+		if (ASSERT_TRUE(l, "4K visits line from the full runs")) {
+			ASSERT_EQ(l->runs.new, KW_RUN_FULL, "new: full runs");
+			ASSERT_EQ(l->runs.n_new, 1, "new: the one full run");
+			ASSERT_EQ(l->change.new_median, 0, "its visits");
+		}
+		ASSERT_TRUE(c.mixed, "two kinds: the rows say which runs");
+	}
+	/* every new run without it: no visits line rather than a wrong one */
+	kw_compare_free(&c);
+	memset(&c, 0, sizeof(c));
+	new[0].plan[KW_P_TDP_ITER_NEXT].mech = KW_MECH_OFF;
 	if (ASSERT_EQ(kw_compare_build(&c, base, 2, new, 2, &o), 0, "build x86 without visits")) {
 		ASSERT_FALSE(line_of(&c, KW_K_EMPTY_LEAF, "4K entries visited"),
-			     "no 4K visits line when a run did not measure them");
+			     "no 4K visits line when no run did measure them");
 		ASSERT_TRUE(line_of(&c, KW_K_EMPTY_LEAF, "gfns in range"), "the range line stays");
 		ASSERT_FALSE(row_of(&c, "tdp_mmu_zap_leafs", "4K visits/zap"), "nor its row");
+		ASSERT_TRUE(warning_of(&c, "tdp_mmu_zap_leafs calls/run: base from full runs, new "
+					   "from cheap runs"),
+			    "sides of different kinds: said");
 	}
 out:
 	kw_compare_free(&c);

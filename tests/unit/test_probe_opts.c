@@ -87,6 +87,44 @@ static void test_sets(void)
 	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_VM_IOCTL), "required");
 }
 
+/* The timing set, and none: a set of its own that only record (none_ok) takes. */
+static void test_timing_none(void)
+{
+	struct parent p = {};
+	char *timing[] = { "kvmwalk test", "--probe", "timing", NULL };
+	char *plus[] = { "kvmwalk test", "--probe", "timing,kvm_vcpu_ioctl", NULL };
+	char *none[] = { "kvmwalk test", "--probe", "none", NULL };
+	char *empty[] = { "kvmwalk test", "--probe=", NULL };
+	char *pid[] = { "kvmwalk test", "--probe", "none", "--pid", "1", NULL };
+
+	ASSERT_EQ(argp_parse(&parent_argp, 3, timing, ARGP_NO_EXIT, NULL, &p), 0, "timing");
+	ASSERT_EQ(p.lo.probes, kw_probes_timing, "the timing set");
+	ASSERT_EQ(p.lo.set, KW_SET_TIMING, "said so");
+	ASSERT_FALSE(p.lo.cheap, "not the cheap set");
+	ASSERT_EQ(p.lo.required, 0, "a set requires nothing");
+	ASSERT_STREQ(p.lo.probe_arg, "timing", "as given, for the recording");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&parent_argp, 3, plus, ARGP_NO_EXIT, NULL, &p), 0, "timing + one");
+	ASSERT_EQ(p.lo.probes, kw_probes_timing | KW_PROBE_BIT(KW_P_VCPU_IOCTL), "set plus one");
+	ASSERT_EQ(p.lo.set, KW_SET_TIMING, "the set named");
+	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_VCPU_IOCTL), "the one required");
+
+	/* none: refused where nothing attached means nothing to show (top, serve, probes) */
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&parent_argp, 3, none, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p), EINVAL,
+		  "none: not for every command");
+	p = (struct parent){ .lo.none_ok = true };
+	ASSERT_EQ(argp_parse(&parent_argp, 3, none, ARGP_NO_EXIT, NULL, &p), 0, "none: record");
+	ASSERT_EQ(p.lo.probes, 0, "no probe");
+	ASSERT_EQ(p.lo.set, KW_SET_NONE, "the none set");
+	p = (struct parent){ .lo.none_ok = true };
+	ASSERT_EQ(argp_parse(&parent_argp, 2, empty, ARGP_NO_EXIT, NULL, &p), 0, "empty list");
+	ASSERT_EQ(p.lo.set, KW_SET_NONE, "an empty list is none");
+	p = (struct parent){ .lo.none_ok = true };
+	ASSERT_EQ(argp_parse(&parent_argp, 5, pid, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p), EINVAL,
+		  "none with --pid: nothing to filter");
+}
+
 void test_probe_opts(void)
 {
 	struct parent p = {};
@@ -115,4 +153,5 @@ void test_probe_opts(void)
 	ASSERT_EQ(p.lo.pids[0], getpid(), "--pid value");
 	ASSERT_EQ(p.other, 1, "the parent's option");
 	test_sets();
+	test_timing_none();
 }

@@ -56,7 +56,7 @@ static void test_names(void)
 
 static void test_mask(void)
 {
-	struct kw_probe_sel m = { 42, 42, false };
+	struct kw_probe_sel m = { 42, 42, false, KW_SET_LIST };
 	char err[160] = "";
 
 	ASSERT_EQ(kw_probe_sel_parse("fast_page_fault,kvm_vm_ioctl", &m, err, sizeof(err)), 0,
@@ -74,9 +74,34 @@ static void test_mask(void)
 		  "a prefix is no name");
 	ASSERT_STREQ(err,
 		     "--probe: no probe or set named 'kvm_vm_ioct' (see `kvmwalk probes`; sets: "
-		     "cheap, all)",
+		     "cheap, all, timing, none)",
 		     "message");
 	ASSERT_EQ(m.probes, 42, "unchanged on error");
+	/* the sets by name: the largest named wins, none takes nothing beside it */
+	ASSERT_EQ(kw_probe_sel_parse("timing", &m, err, sizeof(err)), 0, "timing");
+	ASSERT_EQ(m.probes, kw_probes_timing, "the timing set");
+	ASSERT_EQ(m.set, KW_SET_TIMING, "named");
+	ASSERT_EQ(kw_probe_sel_parse("timing,cheap", &m, err, sizeof(err)), 0, "timing, cheap");
+	ASSERT_EQ(m.set, KW_SET_CHEAP, "the larger set");
+	ASSERT_EQ(m.probes, kw_probes_cheap | kw_probes_timing, "both sets' probes");
+	ASSERT_EQ(kw_probe_sel_parse("none", &m, err, sizeof(err)), 0, "none");
+	ASSERT_EQ(m.probes, 0, "none: no probe");
+	ASSERT_EQ(m.set, KW_SET_NONE, "none: named");
+	ASSERT_EQ(kw_probe_sel_parse("kvm_vm_ioctl", &m, err, sizeof(err)), 0, "a name alone");
+	ASSERT_EQ(m.set, KW_SET_LIST, "a list, no set");
+	m.probes = 42;
+	ASSERT_EQ(kw_probe_sel_parse("none,kvm_vm_ioctl", &m, err, sizeof(err)), -EINVAL,
+		  "none and a probe");
+	ASSERT_STREQ(err, "--probe: none attaches nothing; it takes no other probe or set (got "
+			  "'none,kvm_vm_ioctl')",
+		     "none's message");
+	ASSERT_EQ(kw_probe_sel_parse("timing,none", &m, err, sizeof(err)), -EINVAL,
+		  "none and a set");
+	ASSERT_EQ(m.probes, 42, "unchanged on error");
+	ASSERT_EQ(kw_probe_by_name(KW_PROBE_SET_TIMING), -1, "timing is no probe");
+	ASSERT_EQ(kw_probe_by_name(KW_PROBE_SET_NONE), -1, "none is no probe");
+	ASSERT_STREQ(kw_probe_set_name(KW_SET_TIMING), "timing", "a set's name");
+	ASSERT_EQ(kw_probe_set_mask(KW_SET_NONE), 0, "none's probes");
 	ASSERT_TRUE(KW_PROBES_ALL & KW_PROBE_BIT(KW_NR_PROBES - 1), "all has the last");
 	ASSERT_FALSE(KW_PROBES_ALL & KW_PROBE_BIT(KW_NR_PROBES), "and no more");
 }
