@@ -1014,6 +1014,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	}
 
 	if (kw_kvmstats_from_json(&r->kvmstats, json_object_get(root, "kvm_stats")))
+		goto nomem;
 	if (kw_workload_from_json(&r->workload, json_object_get(root, "workload")))
 		goto nomem;
 
