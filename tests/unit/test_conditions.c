@@ -2,8 +2,9 @@
 /*
  * The test conditions (user/conditions.c): every parser on the text of its file, the host's kind
  * from the signs of each kind of host (the emulated hosts' own text among them), the whole
- * reading from a folder that mirrors /proc and /sys, the JSON both ways, and what a VM process's
- * facts say of its IPA size and eager split.
+ * reading from a folder that mirrors /proc and /sys, the JSON both ways, what a VM process's
+ * facts say of its IPA size and eager split; and `report` of real recordings of both emulated
+ * hosts (fixtures/conditions: tests/vm/cases/kw-cli's nv.json), text and JSON.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "test.h"
 #include "conditions.h"
+#include "report.h"
 
 /* what the emulated hosts' /proc/cpuinfo says (scripts/vmtest: QEMU TCG, -cpu max) */
 #define TCG_X86_CPUINFO                                                                            \
@@ -458,8 +460,86 @@ static void test_vm_facts(void)
 	ASSERT_STREQ(src, "not recorded", "an older recording");
 }
 
+/* the report of a real recording of an emulated host (tests/vm/cases/kw-cli's nv.json) */
+static void report_of(const char *arch)
+{
+	struct kw_recording r;
+	char path[128], golden[64], err[256], *buf = NULL, *head;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "fixtures/conditions/%s-7.3-%s.json", arch,
+		 strcmp(arch, "x86") ? "vhe" : "tdp");
+	if (!ASSERT_EQ(kw_recording_load(&r, path, err, sizeof(err)), 0, err))
+		return;
+	ASSERT_TRUE(r.meta.cond.recorded, "a recording with conditions");
+	ASSERT_STREQ(r.meta.cond.host_kind, "emulated", "recorded in an emulated host");
+	if (ASSERT_EQ(r.nvms, 1, "one VM process")) {
+		ASSERT_STREQ(r.vms[0].vmm, "kvmwalk-load", "its VMM");
+		ASSERT_STREQ(
+			r.vms[0].cmdline,
+			"kvmwalk-load --scenario=empty-unmap --vcpus=2 --mem=8M --iterations=1 "
+			"--range=2M --sparse=16G --json=nv-load.json",
+			"its command line");
+	}
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		goto out;
+	ASSERT_EQ(kw_report_text(f, &r, "nv.json"), 0, "report");
+	fclose(f);
+	snprintf(golden, sizeof(golden), "report-conditions-%s.txt", arch);
+	ASSERT_GOLDEN(buf, len, golden);
+	ASSERT_TRUE(kw_test_fits(buf, 80), "80 columns");
+	/* issue 36: the findings near the top, the full list of conditions after them */
+	head = strstr(buf, "\nFindings:");
+	if (ASSERT_TRUE(head, "findings")) {
+		int lines = 0;
+
+		for (const char *p = buf; p < head; p++)
+			lines += *p == '\n';
+		ASSERT_TRUE(lines <= 16, "the header before the findings: 16 lines at most");
+		ASSERT_TRUE(strstr(head, "\nTest conditions\n"), "Test conditions after them");
+	}
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		goto out;
+	ASSERT_EQ(kw_report_json(f, &r), 0, "report --json");
+	fclose(f);
+	snprintf(golden, sizeof(golden), "report-conditions-%s.json", arch);
+	ASSERT_GOLDEN(buf, len, golden);
+	free(buf);
+	buf = NULL;
+	/* written back as read */
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		goto out;
+	ASSERT_EQ(kw_recording_write(&r, f), 0, "write");
+	fclose(f);
+	{
+		json_t *a = json_load_file(path, 0, NULL), *b = json_loads(buf, 0, NULL);
+
+		ASSERT_TRUE(
+			a && b &&
+				json_equal(
+					json_object_get(json_object_get(a, "meta"), "conditions"),
+					json_object_get(json_object_get(b, "meta"),
+							"conditions")) &&
+				json_equal(json_object_get(a, "vms"), json_object_get(b, "vms")),
+			"conditions and vms written back as recorded");
+		json_decref(a);
+		json_decref(b);
+	}
+out:
+	free(buf);
+	kw_recording_free(&r);
+}
+
 void test_conditions(void)
 {
+	report_of("arm64");
+	report_of("x86");
 	test_host_x86();
 	test_host_arm64();
 	test_parsers();
