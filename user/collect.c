@@ -482,6 +482,18 @@ int loader__collect(struct loader *l, struct kw_recording *r)
 		for (size_t j = 0; j < r->nutrigs && !used; j++)
 			used = r->utrigs[j].pid == l->ids[i].pid;
 		used = used || l->ids[i].unseen;
+		/*
+		 * arm64 debugfs' ipa_range (CONFIG_PTDUMP_STAGE2_DEBUGFS) of the VMs it has now: read
+		 * at the end, not when first seen, as QEMU's first VMs are scratch ones of the host's
+		 * largest IPA size; an exited process keeps what an earlier read found.
+		 */
+		if (used && !strcmp(kw_host_arch(), "arm64")) {
+			char ipa[sizeof(l->ids[i].ipa_debugfs)];
+
+			kw_vm_debugfs_ipa("/sys/kernel/debug/kvm", l->ids[i].pid, ipa, sizeof(ipa));
+			if (ipa[0])
+				memcpy(l->ids[i].ipa_debugfs, ipa, sizeof(ipa));
+		}
 		if (used && (err = kw_recording_add_vm(r, &l->ids[i])))
 			goto cleanup;
 	}

@@ -16,6 +16,7 @@
 #include "compare_env.h"
 #include "report.h"
 #include "runs.h"
+#include "report_conditions.h"
 
 /* The recordings of a comparison and what the header is built into. */
 struct header {
@@ -38,9 +39,12 @@ static void side_value(char *dst, size_t len, const struct kw_recording *r, size
 
 	dst[0] = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *v = get(&r[i], arg);
-		bool seen = !v;
+		const char *g = get(&r[i], arg);
+		char v[1024];
+		bool seen = !g; /* NULL: this run has none */
 
+		/* a copy: a getter may return the same buffer for every run */
+		snprintf(v, sizeof(v), "%s", g ? g : "");
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = get(&r[j], arg) && !strcmp(get(&r[j], arg), v);
 		if (seen)
@@ -223,6 +227,426 @@ static bool has_param(const struct kw_compare_diff *d, size_t n, const char *nam
 	return false;
 }
 
+/* ---- the test conditions (conditions.h) ------------------------------------------------------ */
+
+static const char *get_recorded(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.cond.recorded ? "recorded" : "not recorded (a recording older than them)";
+}
+
+static const char *get_host(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[128];
+
+	kw_report_host_kind(buf, sizeof(buf), &r->meta.cond);
+	return buf;
+}
+
+static const char *get_machine(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.cond.machine[0] ? r->meta.cond.machine : "(none)";
+}
+
+static const char *get_smt(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.cond.smt[0] ? r->meta.cond.smt : "unknown";
+}
+
+static const char *count_list(__u32 n, const char *list)
+{
+	static __thread char buf[96];
+
+	if (!n)
+		return "unknown";
+	snprintf(buf, sizeof(buf), "%u (%s)", n, list);
+	return buf;
+}
+
+static const char *get_cpus(const struct kw_recording *r, const void *arg)
+{
+	return count_list(r->meta.cond.cpus_online, r->meta.cond.cpus_online_list);
+}
+
+static const char *get_nodes(const struct kw_recording *r, const void *arg)
+{
+	return count_list(r->meta.cond.numa_nodes, r->meta.cond.numa_nodes_online);
+}
+
+static const char *get_numa_balancing(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[48];
+
+	kw_cond_numa_balancing_text(r->meta.cond.numa_balancing, buf, sizeof(buf));
+	return buf;
+}
+
+static const char *get_hugetlb(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[256];
+	const struct kw_conditions *c = &r->meta.cond;
+	size_t n;
+
+	kw_cond_huge_text(c, buf, sizeof(buf));
+	n = strlen(buf);
+	if (c->nr_hugepages >= 0)
+		snprintf(buf + n, sizeof(buf) - n, "%snr_hugepages %lld", n ? ", " : "",
+			 c->nr_hugepages);
+	else
+		snprintf(buf + n, sizeof(buf) - n, "%snr_hugepages unknown", n ? ", " : "");
+	return buf;
+}
+
+static const char *get_mitigations(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.cond.mitigations[0] ? r->meta.cond.mitigations : "(none)";
+}
+
+static const char *get_vuln(const struct kw_recording *r, const void *arg)
+{
+	for (__u32 i = 0; i < r->meta.cond.nvulns; i++)
+		if (!strcmp(r->meta.cond.vulns[i].name, arg))
+			return r->meta.cond.vulns[i].state;
+	return "(not listed)";
+}
+
+static const char *get_setting(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[160];
+	const struct kw_cond_setting *s = kw_cond_setting(&r->meta.cond, arg);
+
+	if (!s)
+		return "(not read)";
+	snprintf(buf, sizeof(buf), "%s (%s)", s->value[0] ? s->value : "not set", s->source);
+	return buf;
+}
+
+static const char *get_ipa_limit(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[32];
+
+	if (!r->meta.cond.ipa_limit)
+		return "unknown";
+	snprintf(buf, sizeof(buf), "%u bits", r->meta.cond.ipa_limit);
+	return buf;
+}
+
+static const char *get_preempt(const struct kw_recording *r, const void *arg)
+{
+	return r->meta.preempt[0] ? r->meta.preempt : "unknown";
+}
+
+/* the distinct values of one fact of r's VM processes, ", " between them, "(no VM process)" */
+static const char *vm_values(const struct kw_recording *r,
+			     void (*fact)(const struct kw_recording *, const struct kw_vm *, char *,
+					  size_t))
+{
+	static __thread char buf[384];
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < r->nvms; i++) {
+		char v[160], w[160];
+		bool seen = false;
+
+		fact(r, &r->vms[i], v, sizeof(v));
+		for (size_t j = 0; j < i && !seen; j++) {
+			fact(r, &r->vms[j], w, sizeof(w));
+			seen = !strcmp(v, w);
+		}
+		if (!seen)
+			used += snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0,
+					 "%s%s", used ? ", " : "", v);
+	}
+	return buf[0] ? buf : "(no VM process)";
+}
+
+static void vmm_fact(const struct kw_recording *r, const struct kw_vm *v, char *d, size_t len)
+{
+	if (!strcmp(v->vmm, "qemu"))
+		snprintf(d, len, "QEMU %s", v->vmm_version[0] ? v->vmm_version : "(version unknown)");
+	else
+		snprintf(d, len, "%s", v->vmm[0] ? v->vmm : v->comm);
+}
+
+static void ipa_fact(const struct kw_recording *r, const struct kw_vm *v, char *d, size_t len)
+{
+	char src[160];
+	__u32 bits = kw_cond_vm_ipa(&r->meta.cond, r->meta.arch, r->meta.kvm_mode, v->vmm,
+				    v->ipa_opt, v->ipa_debugfs, src, sizeof(src));
+
+	if (bits)
+		snprintf(d, len, "%u bits", bits);
+	else
+		snprintf(d, len, "unknown");
+}
+
+static void eager_fact(const struct kw_recording *r, const struct kw_vm *v, char *d, size_t len)
+{
+	char src[160], val[64];
+
+	kw_cond_vm_eager(&r->meta.cond, r->meta.arch, v->vmm, v->eager_opt, val, sizeof(val), src,
+			 sizeof(src));
+	snprintf(d, len, "%s", val[0] ? val : "unknown");
+}
+
+static const char *get_vmm(const struct kw_recording *r, const void *arg)
+{
+	return vm_values(r, vmm_fact);
+}
+
+static const char *get_vm_ipa(const struct kw_recording *r, const void *arg)
+{
+	return vm_values(r, ipa_fact);
+}
+
+static const char *get_vm_eager(const struct kw_recording *r, const void *arg)
+{
+	return vm_values(r, eager_fact);
+}
+
+/* every VM process's command line of a side, one after the other (words_only_in() reads it) */
+static void vm_cmdlines(char *dst, size_t len, const struct kw_recording *r, size_t n)
+{
+	size_t used = 0;
+
+	dst[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t v = 0; v < r[i].nvms; v++)
+			used += snprintf(dst + used, used < len ? len - used : 0, "%s%s",
+					 used ? " " : "", r[i].vms[v].cmdline);
+}
+
+static bool all_recorded(const struct kw_recording *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!r[i].meta.cond.recorded)
+			return false;
+	return true;
+}
+
+/* the names of r's CPU vulnerabilities not in names yet, appended */
+static size_t vuln_names(char (*names)[40], size_t n, size_t max, const struct kw_recording *r,
+			 size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		for (__u32 v = 0; v < r[i].meta.cond.nvulns; v++) {
+			size_t k = 0;
+
+			while (k < n && strcmp(names[k], r[i].meta.cond.vulns[v].name))
+				k++;
+			if (k == n && n < max)
+				snprintf(names[n++], sizeof(names[0]), "%s",
+					 r[i].meta.cond.vulns[v].name);
+		}
+	return n;
+}
+
+/*
+ * Every test condition that differs between the sides (or between the runs of a side). A side
+ * with a recording made before them has one line saying so, and nothing is compared.
+ */
+static int diff_conditions(struct header *h)
+{
+	struct kw_compare *c = h->c;
+	bool b = all_recorded(h->base, c->n_base), n = all_recorded(h->new, c->n_new);
+	char names[2 * KW_COND_VULNS][40], *bv, *nv, bo[384], no[384];
+	size_t nnames = 0;
+	int err = 0;
+
+	if (!b || !n)
+		return diff_field(h, "test conditions", get_recorded, NULL);
+	err = err ?: diff_field(h, "host", get_host, NULL);
+	err = err ?: diff_field(h, "machine", get_machine, NULL);
+	err = err ?: diff_field(h, "online CPUs", get_cpus, NULL);
+	err = err ?: diff_field(h, "SMT", get_smt, NULL);
+	err = err ?: diff_field(h, "NUMA nodes", get_nodes, NULL);
+	err = err ?: diff_field(h, "NUMA balancing", get_numa_balancing, NULL);
+	err = err ?: diff_field(h, "hugetlb pages", get_hugetlb, NULL);
+	err = err ?: diff_field(h, "preemption model", get_preempt, NULL);
+	err = err ?: diff_field(h, "mitigations (command line)", get_mitigations, NULL);
+	nnames = vuln_names(names, 0, 2 * KW_COND_VULNS, h->base, c->n_base);
+	nnames = vuln_names(names, nnames, 2 * KW_COND_VULNS, h->new, c->n_new);
+	for (size_t i = 0; i < nnames && !err; i++) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "CPU bug %.39s", names[i]);
+		err = diff_field(h, what, get_vuln, names[i]);
+	}
+	/* the settings that are no module parameter ("KVM param" lines have those) */
+	for (__u32 i = 0; i < h->base[0].meta.cond.nsettings && !err; i++) {
+		const struct kw_cond_setting *s = &h->base[0].meta.cond.settings[i];
+		char what[48];
+
+		if (s->param)
+			continue;
+		snprintf(what, sizeof(what), "KVM %.40s", s->name);
+		err = diff_field(h, what, get_setting, s->name);
+	}
+	err = err ?: diff_field(h, "IPA size limit", get_ipa_limit, NULL);
+	err = err ?: diff_field(h, "VMM", get_vmm, NULL);
+	err = err ?: diff_field(h, "VM IPA size", get_vm_ipa, NULL);
+	err = err ?: diff_field(h, "VM eager split", get_vm_eager, NULL);
+	if (err)
+		return err;
+	/* the VM processes' command lines: the words one side's have and the other's lack */
+	bv = malloc(KW_VM_CMDLINE_LEN * 32);
+	nv = malloc(KW_VM_CMDLINE_LEN * 32);
+	if (bv && nv) {
+		vm_cmdlines(bv, KW_VM_CMDLINE_LEN * 32, h->base, c->n_base);
+		vm_cmdlines(nv, KW_VM_CMDLINE_LEN * 32, h->new, c->n_new);
+		words_only_in(bo, sizeof(bo), bv, nv);
+		words_only_in(no, sizeof(no), nv, bv);
+		if (strcmp(bo, no))
+			err = add_diff(c, "VM command lines (only here)", bo, no);
+	} else {
+		err = -ENOMEM;
+	}
+	free(bv);
+	free(nv);
+	return err;
+}
+
+/* ---- measurement boundaries --------------------------------------------------------------- */
+
+/* How a plan measures: "fentry", "kprobe on NAME.isra.0", "tracepoint fast_page_fault", ... */
+static void plan_text(char *dst, size_t len, const struct kw_plan *pl, const char *func)
+{
+	const char *m = pl->mech ? kw_mech_name(pl->mech) : "no plan";
+
+	if (pl->mech == KW_MECH_UNAVAILABLE)
+		snprintf(dst, len, "unavailable (%s)",
+			 strstr(pl->reason, "inlined")	? "absent or inlined"
+			 : strstr(pl->reason, "EL2")	? "runs at EL2"
+			 : strstr(pl->reason, "refused") ? "attach refused"
+							 : "no mechanism");
+	else if (kw_plan_attached(pl) && pl->func[0] && strcmp(pl->func, func))
+		snprintf(dst, len, "%s on %s", m, pl->func);
+	else
+		snprintf(dst, len, "%s", m);
+}
+
+/* arg: a probe's index as an int, or a user function's name */
+struct boundary {
+	int probe;
+	const char *ufunc;
+};
+
+static const char *get_plan(const struct kw_recording *r, const void *arg)
+{
+	static __thread char buf[160];
+	const struct boundary *b = arg;
+
+	if (b->probe >= 0) {
+		plan_text(buf, sizeof(buf), &r->plan[b->probe], kw_probes[b->probe].func
+									 ? kw_probes[b->probe].func
+									 : kw_probes[b->probe].name);
+		return buf;
+	}
+	for (size_t i = 0; i < r->nufuncs; i++)
+		if (!strcmp(r->ufuncs[i].req.name, b->ufunc)) {
+			plan_text(buf, sizeof(buf), &r->ufuncs[i].plan, b->ufunc);
+			return buf;
+		}
+	return "not asked for";
+}
+
+/* name is a word of where ("arm64 kvm_pgtable_stage2_split, stage2_split_walker") */
+static bool names(const char *where, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = where; (p = strstr(p, name)); p += n)
+		if ((p == where || strchr(" ,(", p[-1])) && (!p[n] || strchr(" ,)", p[n])))
+			return true;
+	return false;
+}
+
+static bool shown(const struct kw_compare *c, const char *group)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].group, group))
+			return true;
+	for (size_t i = 0; i < c->nsections; i++)
+		if (c->sections[i].where && names(c->sections[i].where, group))
+			return true;
+	return false;
+}
+
+static const struct kw_plan *plan_of(const struct kw_recording *r, const struct boundary *b)
+{
+	if (b->probe >= 0)
+		return &r->plan[b->probe];
+	for (size_t i = 0; i < r->nufuncs; i++)
+		if (!strcmp(r->ufuncs[i].req.name, b->ufunc))
+			return &r->ufuncs[i].plan;
+	return NULL;
+}
+
+/* every run of both sides attached it; *same_func: all on one function (or tracepoint) */
+static bool attached_in_all(struct header *h, const struct boundary *b, bool *same_func)
+{
+	const struct kw_plan *first = plan_of(&h->base[0], b);
+
+	*same_func = true;
+	for (size_t i = 0; i < h->c->n_base + h->c->n_new; i++) {
+		const struct kw_recording *r =
+			i < h->c->n_base ? &h->base[i] : &h->new[i - h->c->n_base];
+		const struct kw_plan *pl = plan_of(r, b);
+
+		if (!pl || !first || !kw_plan_attached(pl))
+			return false;
+		*same_func &= !strcmp(pl->func, first->func);
+	}
+	return true;
+}
+
+static int boundary_warning(struct header *h, const char *name, const struct boundary *b)
+{
+	char bv[384], nv[384];
+	const char *why;
+	bool same_func;
+
+	side_value(bv, sizeof(bv), h->base, h->c->n_base, get_plan, b);
+	side_value(nv, sizeof(nv), h->new, h->c->n_new, get_plan, b);
+	if (!strcmp(bv, nv) && !strstr(bv, " | "))
+		return 0;
+	if (!attached_in_all(h, b, &same_func))
+		why = "not measured in every run: a count of 0 there means not measured";
+	else if (!same_func)
+		why = "another function or tracepoint is measured";
+	else
+		why = "its numbers include different probe costs";
+	return warn(h->c, "measurement boundary changed: %s: %s in base, %s in new: %s", name, bv,
+		    nv, why);
+}
+
+/*
+ * "measurement boundary changed: FUNC" for each function the comparison shows (a row or a
+ * section) whose plan differs between runs: another mechanism, another function (a renamed or
+ * suffixed symbol, a tracepoint), or attached in some runs only (absent, inlined, off).
+ */
+static int boundary_warnings(struct header *h)
+{
+	struct kw_compare *c = h->c;
+	int err = 0;
+
+	for (int p = 0; p < KW_NR_PROBES && !err; p++) {
+		struct boundary b = { .probe = p };
+
+		if (kw_probe_in_arch(p, h->base[0].meta.arch) && shown(c, kw_probes[p].name))
+			err = boundary_warning(h, kw_probes[p].name, &b);
+	}
+	for (size_t i = 0; i < h->base[0].nufuncs && !err; i++) {
+		struct boundary b = { .probe = -1, .ufunc = h->base[0].ufuncs[i].req.name };
+		char g[96];
+
+		snprintf(g, sizeof(g), "%.63s (user)", b.ufunc);
+		if (shown(c, g))
+			err = boundary_warning(h, b.ufunc, &b);
+	}
+	return err;
+}
+
 static int build_diffs(struct header *h)
 {
 	struct kw_compare *c = h->c;
@@ -253,22 +677,17 @@ static int build_diffs(struct header *h)
 	err = err ?: diff_field(h, "THP enabled", get_thp, NULL);
 	err = err ?: diff_field(h, "THP defrag", get_thp_defrag, NULL);
 	err = err ?: diff_field(h, "CPU", get_cpu, NULL);
+	err = err ?: diff_conditions(h);
 	err = err ?: diff_field(h, "attach option", get_attach, NULL);
 	for (p = 0; p < KW_NR_PROBES && !err; p++) {
 		char what[48];
-		size_t before = c->ndiffs;
 
 		if (!kw_probe_in_arch(p, h->base[0].meta.arch))
 			continue;
 		snprintf(what, sizeof(what), "attach %.40s", kw_probes[p].name);
 		err = diff_field(h, what, get_mech, &p);
-		if (!err && c->ndiffs > before)
-			err = warn(c,
-				   "%s: attach mechanism %s in base, %s in new: its numbers "
-				   "include different probe costs, or are missing on a side",
-				   kw_probes[p].name, c->diffs[before].base,
-				   c->diffs[before].new);
 	}
+	err = err ?: boundary_warnings(h);
 	err = err ?: diff_field(h, "visit probes", get_visits, NULL);
 	err = err ?: diff_field(h, "pid filter", get_pid, NULL);
 	err = err ?: diff_field(h, "kvmwalk version", get_tool_version, NULL);

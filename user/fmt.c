@@ -4,6 +4,7 @@
  * userfn's report section): one place, so that a time or a size reads the same everywhere.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "fmt.h"
 
@@ -60,4 +61,25 @@ void kw_fmt_bytes(char *buf, size_t len, __u64 v)
 		snprintf(buf, len, "%lluB", (unsigned long long)v);
 	else
 		snprintf(buf, len, "%.*f%s", d < 10 ? 2 : d < 100 ? 1 : 0, d, units[u]);
+}
+
+void kw_fmt_wrap(FILE *f, int indent, int col, const char *text)
+{
+	const int width = 78 - indent;
+
+	while (*text) {
+		int n = strcspn(text, " ");
+
+		if (col > indent && col + n + 1 > 78) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		}
+		if (n > width)
+			n = width;
+		col += fprintf(f, "%s%.*s", col > indent ? " " : "", n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', f);
 }

@@ -8,6 +8,7 @@
 #define KW_FMT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <linux/types.h>
 
@@ -20,5 +21,11 @@ void kw_fmt_ns(char *buf, size_t len, double ns);
 void kw_fmt_count(char *buf, size_t len, double n);
 /* Binary units without a space, as kw_fmt_ns writes times (so they never wrap): "1.00GiB". */
 void kw_fmt_bytes(char *buf, size_t len, __u64 v);
+
+/*
+ * Words of text, the cursor at column col, continued lines at column indent, wrapped before
+ * column 79 (a word longer than a line is cut), then a newline.
+ */
+void kw_fmt_wrap(FILE *f, int indent, int col, const char *text);
 
 #endif /* KW_FMT_H */

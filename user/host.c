@@ -20,6 +20,10 @@
 
 #include "host.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #if defined(__aarch64__)
 #define KW_ARCH "arm64"
 #elif defined(__x86_64__)
@@ -146,18 +150,49 @@ void kw_host_arm64_mode_of(const char *log, const char *cmdline, char *mode, siz
 		snprintf(mode, len, "%s", m);
 }
 
-void kw_host_arm64_mode(char *mode, size_t len)
+/* The kernel log (free() it), NULL if it cannot be read. */
+static char *read_klog(void)
 {
-	char cmdline[1024];
 	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
 	char *log = n > 0 ? malloc(n + 1) : NULL;
 
 	if (log && (n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, n)) > 0) {
 		log[n] = 0;
-	} else {
-		free(log);
-		log = NULL;
+		return log;
 	}
+	free(log);
+	return NULL;
+}
+
+/*
+ * x86: CPUID 0x40000000's signature (EBX, ECX, EDX) into sig[13], only when CPUID.1:ECX[31] (the
+ * hypervisor bit) is set: without a hypervisor the leaf answers as another one. false otherwise.
+ */
+static bool cpuid_signature(char sig[13])
+{
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31)))
+		return false;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = 0;
+	return true;
+#else
+	(void)sig;
+	return false;
+#endif
+}
+
+void kw_host_arm64_mode(char *mode, size_t len)
+{
+	char cmdline[1024];
+	char *log = read_klog();
+
 	kw_read_line("/proc/cmdline", cmdline, sizeof(cmdline));
 	kw_host_arm64_mode_of(log, cmdline, mode, len);
 	free(log);
@@ -335,4 +370,11 @@ void kw_host_meta(struct kw_meta *m, const char *attach)
 	}
 	snprintf(m->attach, sizeof(m->attach), "%s", attach);
 	kw_host_preempt(m->preempt, sizeof(m->preempt), m->preempt_src, sizeof(m->preempt_src));
+	{
+		/* only arm64's conditions read the log: its IPA limit, KVM's hypervisor services */
+		char sig[13], *log = strcmp(KW_ARCH, "arm64") ? NULL : read_klog();
+
+		kw_conditions_read(&m->cond, "", KW_ARCH, log, cpuid_signature(sig) ? sig : NULL);
+		free(log);
+	}
 }

@@ -126,8 +126,17 @@ int kw_identity_read(uint32_t pid, const char *proc, struct kw_identity *id)
 		return n;
 	buf[strcspn(buf, "\n")] = '\0';
 	snprintf(id->comm, sizeof(id->comm), "%.15s", buf);
+	snprintf(path, sizeof(path), "%s/%u/exe", proc, pid);
+	n = readlink(path, id->exe, sizeof(id->exe) - 1);
+	id->exe[n > 0 ? n : 0] = '\0';
 	snprintf(path, sizeof(path), "%s/%u/cmdline", proc, pid);
 	n = read_all(path, buf, sizeof(buf));
+	if (n > 0) {
+		/* a full buffer may have more: the kernel gives the whole vector */
+		id->cmdline_cut = kw_vm_cmdline_text(buf, n, (size_t)n < sizeof(buf) - 1,
+						     id->cmdline, sizeof(id->cmdline));
+		kw_vm_opts_of(buf, n, &id->opts);
+	}
 	if (n > 0 && !kw_vm_name_from_cmdline(buf, n, id->vm, sizeof(id->vm))) {
 		id->source = "cmdline";
 		return 0;

@@ -8,8 +8,11 @@
 #ifndef KVMWALK_IDENTITY_H
 #define KVMWALK_IDENTITY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "vmm.h"
 
 #define KW_VM_NAME_LEN 64
 
@@ -18,6 +21,11 @@ struct kw_identity {
 	char comm[16];
 	char vm[KW_VM_NAME_LEN]; /* "" when none was found */
 	const char *source;	 /* "cmdline", "cgroup" or NULL: where vm came from */
+	/* its command line (vmm.h: bounded, secrets hidden), what it says, its binary */
+	char cmdline[KW_VM_CMDLINE_LEN];
+	bool cmdline_cut;
+	struct kw_vm_opts opts;
+	char exe[128];
 };
 
 /*

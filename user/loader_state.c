@@ -59,6 +59,19 @@ int loader__ids_put(struct loader *l, const struct kw_identity *id)
 	snprintf(n->comm, sizeof(n->comm), "%s", id->comm);
 	snprintf(n->vm, sizeof(n->vm), "%s", id->vm);
 	snprintf(n->source, sizeof(n->source), "%s", id->source ? id->source : "");
+	snprintf(n->cmdline, sizeof(n->cmdline), "%s", id->cmdline);
+	n->cmdline_cut = id->cmdline_cut;
+	snprintf(n->exe, sizeof(n->exe), "%s", id->exe);
+	snprintf(n->vmm, sizeof(n->vmm), "%s", id->opts.vmm);
+	snprintf(n->ipa_opt, sizeof(n->ipa_opt), "%s", id->opts.ipa_opt);
+	snprintf(n->eager_opt, sizeof(n->eager_opt), "%s", id->opts.eager_opt);
+	/* QEMU's version from its binary, read once per binary (only a process kvmwalk records) */
+	if (!strcmp(id->opts.vmm, "qemu")) {
+		char exe[64];
+
+		snprintf(exe, sizeof(exe), "/proc/%u/exe", id->pid);
+		kw_vmm_version_file(exe, n->vmm_version, sizeof(n->vmm_version));
+	}
 	return 0;
 }
 

@@ -185,11 +185,30 @@ json_t *kw_vms_json(const struct kw_recording *r)
 
 	for (size_t i = 0; i < r->nvms; i++) {
 		const struct kw_vm *v = &r->vms[i];
+		char src[160], esrc[160], eager[64];
+		__u32 ipa;
+		json_t *o;
 
-		json_array_append_new(a, json_pack("{sIsssssssI}", "pid", (json_int_t)v->pid,
-						   "comm", v->comm, "vm", v->vm, "source",
-						   v->source, "unseen_runs",
-						   (json_int_t)v->unseen));
+		o = json_pack("{sIsssssssI}", "pid", (json_int_t)v->pid, "comm", v->comm, "vm",
+			      v->vm, "source", v->source, "unseen_runs", (json_int_t)v->unseen);
+		/* the test conditions of its VM (since conditions): as read, then what they say */
+		json_object_set_new(o, "cmdline", json_string(v->cmdline));
+		json_object_set_new(o, "cmdline_truncated", json_boolean(v->cmdline_cut));
+		json_object_set_new(o, "exe", json_string(v->exe));
+		json_object_set_new(o, "vmm", json_string(v->vmm));
+		json_object_set_new(o, "vmm_version", json_string(v->vmm_version));
+		json_object_set_new(o, "ipa_option", json_string(v->ipa_opt));
+		json_object_set_new(o, "eager_split_option", json_string(v->eager_opt));
+		json_object_set_new(o, "ipa_debugfs", json_string(v->ipa_debugfs));
+		ipa = kw_cond_vm_ipa(&r->meta.cond, r->meta.arch, r->meta.kvm_mode, v->vmm,
+				     v->ipa_opt, v->ipa_debugfs, src, sizeof(src));
+		json_object_set_new(o, "ipa_bits", ipa ? json_integer(ipa) : json_null());
+		json_object_set_new(o, "ipa_source", json_string(src));
+		kw_cond_vm_eager(&r->meta.cond, r->meta.arch, v->vmm, v->eager_opt, eager,
+				 sizeof(eager), esrc, sizeof(esrc));
+		json_object_set_new(o, "eager_split", eager[0] ? json_string(eager) : json_null());
+		json_object_set_new(o, "eager_split_source", json_string(esrc));
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -477,6 +496,9 @@ static json_t *meta_json(const struct kw_meta *m)
 	for (size_t i = 0; i < m->nparams; i++)
 		json_object_set_new(p, m->params[i].name, json_string(m->params[i].value));
 	json_object_set_new(o, "kvm_params", p);
+	/* the test conditions (conditions.h); absent in recordings made before them */
+	if (m->cond.recorded)
+		json_object_set_new(o, "conditions", kw_conditions_json(&m->cond));
 	return o;
 }
 
@@ -910,6 +932,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		}
 	}
 	r->meta.visits = json_is_true(json_object_get(m, "visits"));
+	kw_conditions_from_json(&r->meta.cond, json_object_get(m, "conditions"));
 	json_object_foreach(
 		json_object_get(m, "kvm_params"), k,
 		v) if (kw_recording_add_param(r, k, json_string_value(v) ?: "")) goto nomem;
@@ -1009,6 +1032,14 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		get_str(o, "vm", v.vm, sizeof(v.vm));
 		get_str(o, "source", v.source, sizeof(v.source));
 		v.unseen = get_u64(o, "unseen_runs");
+		get_str(o, "cmdline", v.cmdline, sizeof(v.cmdline));
+		v.cmdline_cut = json_is_true(json_object_get(o, "cmdline_truncated"));
+		get_str(o, "exe", v.exe, sizeof(v.exe));
+		get_str(o, "vmm", v.vmm, sizeof(v.vmm));
+		get_str(o, "vmm_version", v.vmm_version, sizeof(v.vmm_version));
+		get_str(o, "ipa_option", v.ipa_opt, sizeof(v.ipa_opt));
+		get_str(o, "eager_split_option", v.eager_opt, sizeof(v.eager_opt));
+		get_str(o, "ipa_debugfs", v.ipa_debugfs, sizeof(v.ipa_debugfs));
 		if (v.pid && kw_recording_add_vm(r, &v))
 			goto nomem;
 	}

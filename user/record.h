@@ -10,11 +10,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "conditions.h"
 #include "hist.h"
 #include "kvmstats.h"
 #include "probes.h"
 #include "userfn_opts.h"
 #include "workload.h"
+#include "vmm.h"
 #include "kvmwalk_abi.h"
 #include "userfn_abi.h"
 
@@ -78,6 +80,15 @@ struct kw_vm {
 	char source[8]; /* "cmdline", "cgroup", "" */
 	/* --vm: program runs of this process left out before kvmwalk had read its name */
 	__u64 unseen;
+	/* test conditions: what its command line and binary say (vmm.h), "" when not known */
+	char cmdline[KW_VM_CMDLINE_LEN];
+	bool cmdline_cut;
+	char exe[128];
+	char vmm[16];	      /* "qemu", "kvmwalk-load", "" */
+	char vmm_version[96]; /* QEMU's, from its binary */
+	char ipa_opt[16];     /* kvmwalk-load --ipa-bits */
+	char eager_opt[16];   /* kvmwalk-load --eager-split, QEMU eager-split-size */
+	char ipa_debugfs[32]; /* debugfs ipa_range of its VMs ("40", "40,48") */
 };
 
 struct kw_trig {
@@ -206,6 +217,7 @@ struct kw_meta {
 	 */
 	char probe_set[128];
 	__u64 wall_ns;
+	struct kw_conditions cond; /* the test conditions (conditions.h) */
 	size_t nparams;
 	struct kw_param *params;
 };

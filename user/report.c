@@ -12,6 +12,7 @@
 #include "kvmstats_view.h"
 #include "report.h"
 #include "runs.h"
+#include "report_conditions.h"
 #include "timeline.h"
 #include "userfn.h"
 
@@ -97,11 +98,16 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 	fprintf(f, "kvmwalk report: %s\n", name);
 	fprintf(f, "  %-10s%s (%s%s%s)\n", "kernel", m->kernel, m->arch, m->kvm_mode[0] ? ", " : "",
 		m->kvm_mode);
-	fprintf(f, "  %-10s%s\n", "host", m->hostname);
-	wrap_text(f, "cmdline", m->cmdline);
-	fprintf(f, "  %-10s%s\n", "cpu", m->cpu);
-	fprintf(f, "  %-10s%s (defrag %s)\n", "thp", m->thp, m->thp_defrag);
-	wrap_params(f, m);
+	if (m->cond.recorded) {
+		/* the test conditions in a few lines; every KVM parameter is in Test conditions */
+		kw_report_conditions_head(f, r);
+	} else {
+		fprintf(f, "  %-10s%s\n", "host", m->hostname);
+		wrap_text(f, "cmdline", m->cmdline);
+		fprintf(f, "  %-10s%s\n", "cpu", m->cpu);
+		fprintf(f, "  %-10s%s (defrag %s)\n", "thp", m->thp, m->thp_defrag);
+		wrap_params(f, m);
+	}
 	fprintf(f, "  %-10s%s, %.2f s\n", "recorded", m->started, m->duration_s);
 	if (m->command[0]) {
 		wrap_text(f, "command", m->command);
@@ -880,6 +886,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	kw_ufuncs_print(f, r);
 	kw_kvmstats_print(f, r);
 	print_vms(f, r);
+	kw_report_conditions(f, r);
 	print_overhead(f, r);
 	print_workload(f, r);
 	print_hists(f, r);
@@ -913,6 +920,7 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	json_object_set_new(root, "arch", json_string(r->meta.arch));
 	json_object_set_new(root, "kvm_mode", json_string(r->meta.kvm_mode));
 	json_object_set_new(root, "duration_s", json_real(r->meta.duration_s));
+	json_object_set_new(root, "conditions", kw_report_conditions_json(r));
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *fn = &r->funcs[i];
 

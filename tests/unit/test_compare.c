@@ -275,9 +275,12 @@ static void test_compare_empty_unmap(void)
 		mode |= !strcmp(c.diffs[i].what, "KVM mode") && !strcmp(c.diffs[i].base, "vhe") &&
 			!strcmp(c.diffs[i].new, "nvhe");
 	for (size_t i = 0; i < c.nwarnings; i++)
-		warned |= !strncmp(c.warnings[i], "__kvm_tlb_flush_vmid_range: attach", 34);
+		warned |= !strcmp(c.warnings[i],
+				  "measurement boundary changed: __kvm_tlb_flush_vmid_range: fentry "
+				  "in base, unavailable (runs at EL2) in new: not measured in every "
+				  "run: a count of 0 there means not measured");
 	ASSERT_TRUE(mode, "KVM mode listed");
-	ASSERT_TRUE(warned, "EL2 flush probe: attach warning");
+	ASSERT_TRUE(warned, "EL2 flush probe: measurement boundary changed");
 	print_all(&c, "empty-unmap");
 out:
 	kw_compare_free(&c);
@@ -713,8 +716,118 @@ out:
 	free_side(new, RUNS);
 }
 
+static const struct kw_compare_diff *diff_of(const struct kw_compare *c, const char *what)
+{
+	for (size_t i = 0; i < c->ndiffs; i++)
+		if (!strcmp(c->diffs[i].what, what))
+			return &c->diffs[i];
+	return NULL;
+}
+
+static void expect_diff(const struct kw_compare *c, const char *what, const char *base,
+			const char *new)
+{
+	const struct kw_compare_diff *d = diff_of(c, what);
+
+	if (!ASSERT_TRUE(d, what))
+		return;
+	ASSERT_STREQ(d->base, base, what);
+	ASSERT_STREQ(d->new, new, what);
+}
+
+/*
+ * The test conditions in compare's header (issue 35): conditions-base is a real recording of the
+ * arm64 emulated host (kw-cli), conditions-new the same run with other conditions and four
+ * probes attached otherwise (fixtures/compare/make-conditions.py).
+ */
+static void test_compare_conditions(void)
+{
+	struct kw_recording base[1] = {}, new[1] = {}, old[1] = {};
+	const char *bp[1], *np[1], *op[1];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	struct kw_compare c = {};
+
+	if (!load_side("conditions-base", 1, base, bp) || !load_side("conditions-new", 1, new, np) ||
+	    !load_side("split-7.3", 1, old, op))
+		goto out;
+	o.base_paths = bp;
+	o.new_paths = np;
+	if (!ASSERT_EQ(kw_compare_build(&c, base, 1, new, 1, &o), 0, "build conditions"))
+		goto out;
+	expect_diff(&c, "host", "emulated (QEMU TCG)", "a VM (KVM)");
+	expect_diff(&c, "machine", "linux,dummy-virt", "QEMU KVM Virtual Machine");
+	expect_diff(&c, "online CPUs", "2 (0-1)", "4 (0-3)");
+	expect_diff(&c, "SMT", "notsupported", "on");
+	expect_diff(&c, "NUMA nodes", "1 (0)", "2 (0-1)");
+	expect_diff(&c, "NUMA balancing", "0 (off)", "1 (on)");
+	expect_diff(&c, "hugetlb pages", "64K:0 2M:64 32M:0 1G:0, nr_hugepages 64",
+		    "64K:0 2M:0 32M:0 1G:2, nr_hugepages 0");
+	expect_diff(&c, "mitigations (command line)", "(none)", "mitigations=off");
+	expect_diff(&c, "CPU bug spectre_v2", "Mitigation: CSV2, but not BHB", "Vulnerable");
+	expect_diff(&c, "KVM kvm-arm.mode", "not set (not on the command line)",
+		    "nvhe (command line)");
+	expect_diff(&c, "IPA size limit", "52 bits", "48 bits");
+	expect_diff(&c, "VMM", "kvmwalk-load",
+		    "QEMU 10.0.2 (Debian 1:10.0.2+ds-2+deb13u1~bpo12+1)");
+	expect_diff(&c, "VM IPA size", "40 bits", "unknown");
+	expect_diff(&c, "VM eager split", "0", "2M");
+	ASSERT_TRUE(diff_of(&c, "VM command lines (only here)"), "the VMs' command lines");
+	ASSERT_FALSE(diff_of(&c, "CPU bug meltdown"), "only the vulnerabilities that differ");
+	ASSERT_FALSE(diff_of(&c, "KVM eager split"), "per VM on both sides: no line");
+	ASSERT_FALSE(diff_of(&c, "test conditions"), "both recorded them");
+	/* each function shown whose plan differs, and why it matters */
+	ASSERT_TRUE(warning_of(&c, "measurement boundary changed: kvm_pgtable_stage2_unmap: kprobe "
+				   "in base, fentry in new: its numbers include different probe "
+				   "costs"),
+		    "another mechanism");
+	ASSERT_TRUE(warning_of(&c, "measurement boundary changed: kvm_tlb_flush_vmid_range: kprobe "
+				   "in base, kprobe on kvm_tlb_flush_vmid_range.isra.0 in new: "
+				   "another function or tracepoint is measured"),
+		    "a suffixed symbol");
+	ASSERT_TRUE(warning_of(&c, "measurement boundary changed: __kvm_tlb_flush_vmid_range: "
+				   "kprobe in base, unavailable (runs at EL2) in new: not measured "
+				   "in every run"),
+		    "EL2 only");
+	ASSERT_TRUE(warning_of(&c, "measurement boundary changed: kvm_nested_s2_unmap: kprobe in "
+				   "base, unavailable (absent or inlined) in new"),
+		    "inlined");
+	ASSERT_FALSE(warning_of(&c, "measurement boundary changed: kvm_pgtable_walk"),
+		     "the same plan: no warning");
+	print_all(&c, "conditions");
+	kw_compare_free(&c);
+
+	/*
+	 * --function: a function not shown (no row, in no section) has no boundary line, its
+	 * attach line stays; the unmap is still shown by the deferred-flush section
+	 */
+	o.functions = "kvm_pgtable_walk";
+	if (ASSERT_EQ(kw_compare_build(&c, base, 1, new, 1, &o), 0, "build --function")) {
+		ASSERT_FALSE(warning_of(&c, "measurement boundary changed: kvm_nested_s2_unmap"),
+			     "not shown, not warned");
+		ASSERT_TRUE(diff_of(&c, "attach kvm_nested_s2_unmap"), "still a difference");
+		ASSERT_TRUE(warning_of(&c, "measurement boundary changed: kvm_pgtable_stage2_unmap"),
+			    "in a section's functions");
+	}
+	kw_compare_free(&c);
+	o.functions = NULL;
+
+	/* against a recording made before conditions: one line, no condition compared */
+	o.base_paths = op;
+	if (ASSERT_EQ(kw_compare_build(&c, old, 1, base, 1, &o), 0, "build old against new")) {
+		expect_diff(&c, "test conditions", "not recorded (a recording older than them)",
+			    "recorded");
+		ASSERT_FALSE(diff_of(&c, "host"), "nothing compared");
+	}
+out:
+	kw_compare_free(&c);
+	free_side(base, 1);
+	free_side(new, 1);
+	free_side(old, 1);
+}
+
 static void compare_recordings(void)
 {
+	test_compare_conditions();
 	test_compare_warnings();
 	test_compare_names();
 	test_compare_memslot();

@@ -93,6 +93,17 @@ void test_identity(void)
 		ASSERT_STREQ(id.comm, "qemu-system-x86", "comm");
 		ASSERT_STREQ(id.vm, "vm7", "name from the cmdline");
 		ASSERT_STREQ(id.source, "cmdline", "source");
+		/* the test conditions' facts (vmm.h), read with the name */
+		ASSERT_STREQ(id.cmdline, "qemu-system-x86_64 -name guest=vm7 ''",
+			     "the command line (this one ends with an empty argument)");
+		ASSERT_FALSE(id.cmdline_cut, "whole");
+		ASSERT_STREQ(id.opts.vmm, "qemu", "QEMU");
+		ASSERT_STREQ(id.exe, "", "no exe link");
+		snprintf(pdir, sizeof(pdir), "%s/4242/exe", dir);
+		ASSERT_EQ(symlink("/usr/bin/qemu-system-x86_64", pdir), 0, "exe link");
+		snprintf(pdir, sizeof(pdir), "%s/4242", dir);
+		ASSERT_EQ(kw_identity_read(4242, dir, &id), 0, "read with exe");
+		ASSERT_STREQ(id.exe, "/usr/bin/qemu-system-x86_64", "the binary");
 		write_file(pdir, "cmdline", "qemu\0-m\0", 8);
 		ASSERT_EQ(kw_identity_read(4242, dir, &id), 0, "read again");
 		ASSERT_STREQ(id.vm, "other", "name from the cgroup");

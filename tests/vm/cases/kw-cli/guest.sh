@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kvmwalk's command line on a real KVM host: exit codes, Ctrl-C, nothing left attached, the
 # BPF statistics sysctl restored, --pid, --no-visits, --interval, top --once, the command's exit
-# status passed through.
+# status passed through, the test conditions a recording has.
 rc() { echo $? >"$1.rc"; }
 cat /proc/sys/kernel/bpf_stats_enabled >stats-before.txt
 kvmwalk --help >help.txt; rc help
@@ -44,3 +44,14 @@ rc pid1
 kvmwalk top --once --interval 1 >top.txt 2>top.err; rc top
 kvmwalk report nv.json >nv-report.txt; rc nv-report
 kvmwalk report --json nv.json >nv-report.json; rc nv-report-json
+# the test conditions as the host's files say them, for the check to hold the recording's to
+mkdir -p cond
+for f in /sys/devices/system/cpu/online /sys/devices/system/cpu/smt/control \
+	/sys/devices/system/node/online /proc/sys/kernel/numa_balancing /proc/sys/vm/nr_hugepages \
+	/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages \
+	/sys/module/kvm/parameters/tdp_mmu /sys/module/kvm_amd/parameters/npt; do
+	[ -r "$f" ] && cat "$f" >"cond/$(echo "$f" | tr / _)"
+done
+ls /sys/devices/system/cpu/vulnerabilities | wc -l >cond/vulnerabilities
+dmesg | grep -o "IPA Size Limit: [0-9]*" >cond/ipa-limit
+true
