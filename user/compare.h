@@ -65,10 +65,5 @@ int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out
  */
 int kw_compare_check_names(const char *functions, const char *metrics, char *err, size_t errlen);
 
-/*
- * s is one of the comma-separated names of list, a --function or --metric value (NULL: every s
- * is); with first_word, s up to its first ' ' or '/' is too ("calls" names "calls/run").
- */
-bool kw_compare_listed(const char *list, const char *s, bool first_word);
 
 #endif /* KW_COMPARE_H */

@@ -531,11 +531,23 @@ struct boundary {
 	const char *ufunc;
 };
 
+/*
+ * A probe the run's probe set left out (a bare or timing run beside full ones): the run has no
+ * say in the probe's boundary, as it gives none of its rows (compare takes each row from the
+ * runs that have it). "per-entry" (--no-visits) is a choice that changes what is measured.
+ */
+static bool set_left_out(const struct kw_plan *pl)
+{
+	return pl->mech == KW_MECH_OFF && strncmp(pl->reason, "per-entry", 9);
+}
+
 static const char *get_plan(const struct kw_recording *r, const void *arg)
 {
 	static __thread char buf[160];
 	const struct boundary *b = arg;
 
+	if (b->probe >= 0 && set_left_out(&r->plan[b->probe]))
+		return NULL;
 	if (b->probe >= 0) {
 		plan_text(buf, sizeof(buf), &r->plan[b->probe], kw_probes[b->probe].func
 									 ? kw_probes[b->probe].func
@@ -582,22 +594,43 @@ static const struct kw_plan *plan_of(const struct kw_recording *r, const struct 
 	return NULL;
 }
 
-/* every run of both sides attached it; *same_func: all on one function (or tracepoint) */
+/*
+ * Every run of both sides that has a say attached it, and each side has one such run at least;
+ * *same_func: all on one function (or tracepoint)
+ */
 static bool attached_in_all(struct header *h, const struct boundary *b, bool *same_func)
 {
-	const struct kw_plan *first = plan_of(&h->base[0], b);
+	const struct kw_plan *first = NULL;
+	size_t said[2] = { 0, 0 };
 
 	*same_func = true;
 	for (size_t i = 0; i < h->c->n_base + h->c->n_new; i++) {
-		const struct kw_recording *r =
-			i < h->c->n_base ? &h->base[i] : &h->new[i - h->c->n_base];
+		bool is_new = i >= h->c->n_base;
+		const struct kw_recording *r = is_new ? &h->new[i - h->c->n_base] : &h->base[i];
 		const struct kw_plan *pl = plan_of(r, b);
 
-		if (!pl || !first || !kw_plan_attached(pl))
+		if (pl && b->probe >= 0 && set_left_out(pl))
+			continue;
+		if (!pl || !kw_plan_attached(pl))
 			return false;
+		first = first ?: pl;
+		said[is_new]++;
 		*same_func &= !strcmp(pl->func, first->func);
 	}
-	return true;
+	return said[0] && said[1];
+}
+
+/* a run of either side attached probe p */
+static bool attached_somewhere(struct header *h, int p)
+{
+	for (size_t i = 0; i < h->c->n_base + h->c->n_new; i++) {
+		const struct kw_recording *r =
+			i < h->c->n_base ? &h->base[i] : &h->new[i - h->c->n_base];
+
+		if (kw_plan_attached(&r->plan[p]))
+			return true;
+	}
+	return false;
 }
 
 static int boundary_warning(struct header *h, const char *name, const struct boundary *b)
@@ -633,7 +666,14 @@ static int boundary_warnings(struct header *h)
 	for (int p = 0; p < KW_NR_PROBES && !err; p++) {
 		struct boundary b = { .probe = p };
 
-		if (kw_probe_in_arch(p, h->base[0].meta.arch) && shown(c, kw_probes[p].name))
+		/*
+		 * shown, or left without rows because a side never measured it (compare shows a
+		 * function's rows only where both sides do): the reviewer must hear of it
+		 */
+		if (kw_probe_in_arch(p, h->base[0].meta.arch) &&
+		    (shown(c, kw_probes[p].name) ||
+		     (attached_somewhere(h, p) &&
+		      kw_compare_listed(h->o->functions, kw_probes[p].name, false))))
 			err = boundary_warning(h, kw_probes[p].name, &b);
 	}
 	for (size_t i = 0; i < h->base[0].nufuncs && !err; i++) {

@@ -158,7 +158,9 @@ static void print_plan(FILE *f, const struct kw_recording *r)
 
 		if (!kw_probe_in_arch(i, r->meta.arch))
 			continue;
-		fprintf(f, "  %-40s %s\n", name, kw_mech_name(p->mech));
+		/* no plan at all: a recording made before kvmwalk had this probe */
+		fprintf(f, "  %-40s %s\n", name,
+			p->mech ? kw_mech_name(p->mech) : "not recorded (older kvmwalk)");
 		if (p->func[0] && strcmp(p->func, name))
 			fprintf(f, "    on %s\n", p->func);
 		if (p->reason[0])
@@ -176,9 +178,11 @@ static void not_attached(FILE *f, const struct kw_recording *r, int p)
 	char line[448];
 
 	fprintf(f, "  %s\n", kw_probes[p].name);
-	snprintf(line, sizeof(line), "not attached (%s)%s%s",
-		 pl->mech ? kw_mech_name(pl->mech) : "unknown", pl->reason[0] ? ": " : "",
-		 pl->reason);
+	if (!pl->mech)
+		snprintf(line, sizeof(line), "not in this recording (made before kvmwalk had it)");
+	else
+		snprintf(line, sizeof(line), "not attached (%s)%s%s", kw_mech_name(pl->mech),
+			 pl->reason[0] ? ": " : "", pl->reason);
 	wrap_at(f, 4, line);
 }
 
