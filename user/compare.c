@@ -188,23 +188,6 @@ struct builder {
 	struct kw_compare_runs runs;
 };
 
-bool kw_compare_listed(const char *list, const char *s, bool first_word)
-{
-	size_t n = first_word ? strcspn(s, " /") : strlen(s);
-	const char *p = list;
-
-	if (!list)
-		return true;
-	while (*p) {
-		size_t k = strcspn(p, ",");
-
-		if ((k == strlen(s) && !strncmp(p, s, k)) || (k == n && !strncmp(p, s, n)))
-			return true;
-		p += k + !!p[k];
-	}
-	return false;
-}
-
 /*
  * The metrics probe_rows() makes, but the per-level and per-return-code ones and the counter
  * rows of kw_compare_counter_rows[] (counters.c).

@@ -18,6 +18,23 @@
 #include "runs.h"
 #include "report_conditions.h"
 
+bool kw_compare_listed(const char *list, const char *s, bool first_word)
+{
+	size_t n = first_word ? strcspn(s, " /") : strlen(s);
+	const char *p = list;
+
+	if (!list)
+		return true;
+	while (*p) {
+		size_t k = strcspn(p, ",");
+
+		if ((k == strlen(s) && !strncmp(p, s, k)) || (k == n && !strncmp(p, s, n)))
+			return true;
+		p += k + !!p[k];
+	}
+	return false;
+}
+
 /* The recordings of a comparison and what the header is built into. */
 struct header {
 	struct kw_compare *c;

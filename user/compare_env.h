@@ -18,4 +18,10 @@ int kw_compare_env_build(struct kw_compare *c, const struct kw_recording *base,
 			 const struct kw_recording *new, const struct kw_compare_opts *o);
 void kw_compare_env_free(struct kw_compare *c);
 
+/*
+ * s is one of the comma-separated names of list, a --function or --metric value (NULL: every s
+ * is); with first_word, s up to its first ' ' or '/' is too ("calls" names "calls/run").
+ */
+bool kw_compare_listed(const char *list, const char *s, bool first_word);
+
 #endif /* KW_COMPARE_ENV_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_env.h"
 #include "fmt.h"
 #include "svg.h"
 

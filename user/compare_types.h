@@ -119,11 +119,4 @@ struct kw_compare {
 	bool mixed;
 };
 
-/*
- * s is one of the comma-separated names of list, a --function or --metric value (NULL: every s
- * is); with first_word, s up to its first ' ' or '/' is too ("calls" names "calls/run").
- * Defined in compare.c; declared here for compare_env.c, which compare.c includes.
- */
-bool kw_compare_listed(const char *list, const char *s, bool first_word);
-
 #endif /* KW_COMPARE_TYPES_H */
