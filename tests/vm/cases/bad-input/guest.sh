@@ -56,7 +56,7 @@ try compare-format kvmwalk compare --format pdf a -- b
 try compare-metric kvmwalk compare --metric nonsense a -- b
 try compare-function kvmwalk compare --function nope a -- b
 try compare-oneside kvmwalk compare a.json
-try report-two kvmwalk report a.json b.json
+try report-two kvmwalk report --timeline a.json b.json
 try report-none kvmwalk report
 
 # without privileges: nobody (uid 65534) through su, which leaves no capability (busybox's
