@@ -47,11 +47,33 @@ static bool check_width(const char *buf, int cols, const char *what)
 	return true;
 }
 
+/* A count or a time falls by at most 100 %: no interval reaches below (kvm_stats can be < 0). */
+static void check_bounds(const struct kw_compare *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct kw_change *ch = &c->rows[i].change;
+
+		if (strcmp(c->rows[i].group, "kvm_stats") && ch->has_interval &&
+		    !ASSERT_TRUE(ch->ci_low_pct >= -100 && ch->shift_pct >= -100, c->rows[i].metric))
+			return;
+	}
+	for (size_t i = 0; i < c->nsections; i++)
+		for (size_t j = 0; j < c->sections[i].nlines; j++) {
+			const struct kw_change *ch = &c->sections[i].lines[j].change;
+
+			if (ch->has_interval &&
+			    !ASSERT_TRUE(ch->ci_low_pct >= -100, c->sections[i].lines[j].what))
+				return;
+		}
+}
+
 static void print_all(const struct kw_compare *c, const char *name)
 {
 	static const char *const ext[] = { "txt", "md", "json" };
 	char golden[64];
 	int fmt;
+
+	check_bounds(c);
 
 	for (fmt = KW_COMPARE_TEXT; fmt <= KW_COMPARE_JSON; fmt++) {
 		char *out = NULL;
