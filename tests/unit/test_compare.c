@@ -94,6 +94,7 @@ static void print_all(const struct kw_compare *c, const char *name)
 
 static void compare_recordings(void);
 static const char *warning_of(const struct kw_compare *c, const char *start);
+static void free_side(struct kw_recording *r, size_t n);
 
 void test_compare(void)
 {
@@ -648,6 +649,48 @@ out:
 }
 
 /*
+ * The probe overhead warning says a number that differs: split-7.3 against copies of itself
+ * whose overhead share is 0.02 points higher, every duration unchanged (0.0 %). It printed
+ * "probe overhead differs by 0.0 points", which nobody can act on; 1 point more is warned.
+ */
+static void test_compare_overhead(void)
+{
+	struct kw_recording base[3] = {}, new[3] = {};
+	const char *bp[3], *np[3];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	struct kw_compare c = {};
+	const char *w;
+
+	if (!load_side("split-7.3", 3, base, bp) || !load_side("split-7.3", 3, new, np))
+		goto out;
+	for (int k = 0; k < 2; k++) {
+		double more = k ? 0.01 : 0.0002;
+
+
+		for (int i = 0; i < 3; i++) {
+			struct kw_overhead *oh = &new[i].overhead;
+
+			oh->run_ns = (__u64)((kw_run_cost_share(&base[i], NULL) + more) *
+					     (double)oh->measured_ns);
+		}
+		if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build overhead"))
+			goto out;
+		if (!ASSERT_TRUE(c.base.overhead_known && c.new.overhead_known, "shares known"))
+			goto out;
+		w = warning_of(&c, "probe overhead differs");
+		if (!k)
+			ASSERT_FALSE(w, w ?: "0.02 points: no warning");
+		else
+			ASSERT_TRUE(w && strstr(w, "differs by 1.0 points"), w ?: "1 point: warned");
+		kw_compare_free(&c);
+	}
+out:
+	kw_compare_free(&c);
+	free_side(base, 3);
+	free_side(new, 3);
+}
+
+/*
  * An arm64 A/B of the skip-level split series, hand-made: each run creates two memslots,
  * enables dirty logging on the 16 MiB one (8 eager splits of 2 MiB), reads the log once and
  * disables logging. The change removes the 4096 level-3 split visits and cuts the enable's time
@@ -851,6 +894,7 @@ static void compare_recordings(void)
 {
 	test_compare_conditions();
 	test_compare_warnings();
+	test_compare_overhead();
 	test_compare_names();
 	test_compare_memslot();
 	test_compare_split();
