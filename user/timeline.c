@@ -81,19 +81,10 @@ static double rate(const struct kw_tl_row *row, int c)
 	return row->v[c] / row->len / (c == KW_TL_WALK_NS ? 1e6 : 1);
 }
 
-/* At most 10 columns: "-", "0", "<0.01", "0.52", "12.3", "4096", "1.23M". */
+/* A count per second as every count (fmt.h), "-" for NAN: "0", "<0.01", "0.52", "4,096", "1.23M". */
 static void fmt_rate(char *buf, size_t len, double v)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (v == 0)
-		snprintf(buf, len, "0");
-	else if (v < 0.01)
-		snprintf(buf, len, "<0.01");
-	else if (v < 1e6)
-		snprintf(buf, len, "%.*f", v < 10 ? 2 : v < 100 ? 1 : 0, v);
-	else
-		kw_fmt_count(buf, len, v);
+	kw_fmt_count(buf, len, v);
 }
 
 int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
@@ -302,10 +293,7 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, dou
 		double y = base - k * PLOT_H / 2.0;
 
 		/* the scale's round numbers: 2.5, not 2.50 */
-		if (ymax * k / 2 < 1e6)
-			snprintf(b, sizeof(b), "%g", ymax * k / 2);
-		else
-			kw_fmt_count(b, sizeof(b), ymax * k / 2);
+		kw_fmt_tick(b, sizeof(b), ymax * k / 2, KW_UNIT_COUNT);
 		if (k == 1)
 			fprintf(f,
 				"<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" "

@@ -159,7 +159,7 @@ static void old_intervals(void)
 	ASSERT_TRUE(isnan(row.v[KW_TL_FLUSHES]) && isnan(row.v[KW_TL_WALK_NS]), "not measured");
 	buf = print(&r, text, &len);
 	if (ASSERT_TRUE(buf, "old text"))
-		ASSERT_TRUE(strstr(buf, "\n    1.00      10804          0          -          -"
+		ASSERT_TRUE(strstr(buf, "\n    1.00     10,804          0          -          -"
 					"          -          -\n"),
 			    "old: - for what it cannot say");
 	free(buf);
