@@ -67,6 +67,31 @@ static void check_bounds(const struct kw_compare *c)
 		}
 }
 
+/*
+ * Every row of the text is named whole, once in its group: no two rows read alike however long
+ * their names (nested_unmap_empty_flushes and nested_unmap_empty_flush_ns were both cut to
+ * "nested_unmap_empty_fl").
+ */
+static void check_names(const struct kw_compare *c, const char *text)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const char *m = c->rows[i].metric, *p = text;
+		bool whole = false;
+
+		/* the name, then the end of its line or a space: not the start of a longer one */
+		while (!whole && (p = strstr(p, m))) {
+			p += strlen(m);
+			whole = *p == '\n' || *p == ' ';
+		}
+		if (!ASSERT_TRUE(whole, m))
+			return;
+		for (size_t j = i + 1; j < c->nrows && !strcmp(c->rows[j].group, c->rows[i].group);
+		     j++)
+			if (!ASSERT_TRUE(strcmp(c->rows[j].metric, m), "one row per name"))
+				return;
+	}
+}
+
 static void print_all(const struct kw_compare *c, const char *name)
 {
 	static const char *const ext[] = { "txt", "md", "json" };
@@ -84,8 +109,10 @@ static void print_all(const struct kw_compare *c, const char *name)
 			return;
 		ASSERT_EQ(kw_compare_print(f, c, fmt), 0, "print");
 		fclose(f);
-		if (fmt == KW_COMPARE_TEXT)
+		if (fmt == KW_COMPARE_TEXT) {
 			check_width(out, 72, "text: 72 columns, no tabs");
+			check_names(c, out);
+		}
 		snprintf(golden, sizeof(golden), "compare-%s.%s", name, ext[fmt]);
 		ASSERT_GOLDEN(out, len, golden);
 		free(out);
