@@ -113,6 +113,19 @@ const char *kw_fmt_count_exact(char *buf, size_t len, double n)
 	return buf;
 }
 
+const char *kw_fmt_seconds_exact(char *buf, size_t len, __u64 ns)
+{
+	char frac[16];
+	int n;
+
+	n = snprintf(frac, sizeof(frac), "%09llu", (unsigned long long)(ns % 1000000000ULL));
+	while (n > 0 && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	snprintf(buf, len, "%llu%s%s", (unsigned long long)(ns / 1000000000ULL), n ? "." : "",
+		 frac);
+	return buf;
+}
+
 const char *kw_fmt_bytes(char *buf, size_t len, double v)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };

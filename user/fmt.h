@@ -49,6 +49,12 @@ const char *kw_fmt_bytes(char *buf, size_t len, double bytes);
  */
 const char *kw_fmt_count_exact(char *buf, size_t len, double n);
 
+/*
+ * ns as exact decimal seconds, for machines (Prometheus's base unit): 1023 -> "0.000001023",
+ * 2000000000 -> "2".
+ */
+const char *kw_fmt_seconds_exact(char *buf, size_t len, __u64 ns);
+
 /* The same as printf arguments, each in a buffer of its own that lives to the end of the block. */
 #define KW_FMT_LEN 32
 #define KW_COUNT(n) kw_fmt_count((char[KW_FMT_LEN]){ 0 }, KW_FMT_LEN, (n))

@@ -33,6 +33,8 @@ static void exact(double v, const char *want)
 
 void test_fmt(void)
 {
+	char b[32];
+
 	/* times */
 	is(950, KW_UNIT_NS, "950ns");
 	is(12345, KW_UNIT_NS, "12.3us");
@@ -72,6 +74,10 @@ void test_fmt(void)
 	tick(1e5, KW_UNIT_NS, "100us");
 	tick(1.5e9, KW_UNIT_NS, "1.5s");
 	tick(1073741824, KW_UNIT_BYTES, "1GiB");
+
+	/* seconds for machines: Prometheus */
+	ASSERT_STREQ(kw_fmt_seconds_exact(b, sizeof(b), 1023), "0.000001023", "exact seconds");
+	ASSERT_STREQ(kw_fmt_seconds_exact(b, sizeof(b), 2000000000), "2", "whole seconds");
 
 	/* a count in full: the lines of compare's sections */
 	exact(262144, "262,144");
