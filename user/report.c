@@ -193,9 +193,9 @@ static void not_attached(FILE *f, const struct kw_recording *r, int p)
 static void print_lost_runs(FILE *f, const struct kw_func *fn)
 {
 	if (fn->lost_runs)
-		fprintf(f, "    %llu runs lost: calls %llu-%llu, and what they count can be short\n",
-			(unsigned long long)fn->lost_runs, (unsigned long long)fn->calls,
-			(unsigned long long)(fn->calls + fn->lost_runs));
+		fprintf(f, "    %s runs lost: calls %s-%s, and what they count can be short\n",
+			KW_EXACT(fn->lost_runs), KW_EXACT(fn->calls),
+			KW_EXACT(fn->calls + fn->lost_runs));
 }
 
 static void print_funcs(FILE *f, const struct kw_recording *r)
@@ -343,7 +343,8 @@ static void print_item(FILE *f, const struct kw_recording *r, const struct kw_re
 		if (kw_counters[it->c - 1].ns)
 			kw_fmt_ns(part, sizeof(part), kw_ratio(c[it->c - 1], c[it->per - 1]));
 		else
-			kw_fmt_count(part, sizeof(part), kw_ratio(c[it->c - 1], c[it->per - 1]));
+			kw_fmt_count_exact(part, sizeof(part),
+					   kw_ratio(c[it->c - 1], c[it->per - 1]));
 		fprintf(f, "%s%s %s", n++ ? ", " : " (", part, it->per_label);
 	}
 	if (it->note)
@@ -475,13 +476,12 @@ static void print_fast_fixed(FILE *f, const struct kw_recording *r)
 		return;
 	/* a lost run of its programs may be a fixed fault not counted: a bound, not a count */
 	if (fn->lost_runs)
-		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %lld-%llu of %llu-%llu calls\n",
-			fixed, (unsigned long long)(fixed + fn->lost_runs),
-			(unsigned long long)fn->calls,
-			(unsigned long long)(fn->calls + fn->lost_runs));
+		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %s-%s of %s-%s calls\n",
+			KW_EXACT(fixed), KW_EXACT(fixed + fn->lost_runs), KW_EXACT(fn->calls),
+			KW_EXACT(fn->calls + fn->lost_runs));
 	else
-		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %lld of %llu calls\n", fixed,
-			(unsigned long long)fn->calls);
+		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %s of %s calls\n",
+			KW_EXACT(fixed), KW_EXACT(fn->calls));
 }
 
 static json_t *fast_pf_json(const struct kw_recording *r)
@@ -698,8 +698,8 @@ static void print_vms(FILE *f, const struct kw_recording *r)
 
 		fprintf(f, "\n  %s (pid %u, %s)\n", vm->vm[0] ? vm->vm : "-", vm->pid, vm->comm);
 		if (vm->unseen)
-			fprintf(f, "    --vm: %llu probe runs before kvmwalk read its name, not recorded\n",
-				(unsigned long long)vm->unseen);
+			fprintf(f, "    --vm: %s probe runs before kvmwalk read its name, not recorded\n",
+				KW_EXACT(vm->unseen));
 		for (int p = 0; p < KW_NR_PROBES; p++) {
 			__u64 calls = 0, ns = 0;
 			char c[16], t[16];
@@ -731,15 +731,15 @@ static void print_lost(FILE *f, const struct kw_recording *r, __u64 missed, __u6
 	char item[160];
 	int col;
 
-	col = fprintf(f, "  lost: missed exits %llu, dropped entries %llu",
-		      (unsigned long long)missed, (unsigned long long)dropped);
+	col = fprintf(f, "  lost: missed exits %s, dropped entries %s", KW_EXACT(missed),
+		      KW_EXACT(dropped));
 	for (int i = 0; i < KW_NR_COUNTERS; i++) {
 		int n;
 
 		if (!kw_counters[i].lost || kw_counters[i].lost_own_line)
 			continue;
-		n = snprintf(item, sizeof(item), "%s %llu", kw_counters[i].lost,
-			     (unsigned long long)r->counters[i]);
+		n = snprintf(item, sizeof(item), "%s %s", kw_counters[i].lost,
+			     KW_EXACT(r->counters[i]));
 		if (col + 2 + n + 1 > 80) {
 			fputs(",\n        ", f);
 			col = 8;
@@ -752,8 +752,7 @@ static void print_lost(FILE *f, const struct kw_recording *r, __u64 missed, __u6
 	fputc('\n', f);
 	for (int i = 0; i < KW_NR_COUNTERS; i++)
 		if (kw_counters[i].lost_own_line && r->counters[i])
-			fprintf(f, "        %s %llu\n", kw_counters[i].lost,
-				(unsigned long long)r->counters[i]);
+			fprintf(f, "        %s %s\n", kw_counters[i].lost, KW_EXACT(r->counters[i]));
 }
 
 static void print_overhead(FILE *f, const struct kw_recording *r)
@@ -805,13 +804,13 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 	}
 	if (r->overhead.recursion_misses)
 		fprintf(f,
-			"  %llu program runs skipped by the kernel's recursion guard (a probe\n"
+			"  %s program runs skipped by the kernel's recursion guard (a probe\n"
 			"  preempted by another task hitting the same probe on its CPU)\n",
-			(unsigned long long)r->overhead.recursion_misses);
+			KW_EXACT(r->overhead.recursion_misses));
 	print_lost(f, r, missed, dropped);
 	if (r->meta.exited_folded)
-		fprintf(f, "        rows of exited processes past %d kept, folded into 'exited' %llu\n",
-			KW_KEEP_EXITED, (unsigned long long)r->meta.exited_folded);
+		fprintf(f, "        rows of exited processes past %d kept, folded into 'exited' %s\n",
+			KW_KEEP_EXITED, KW_EXACT(r->meta.exited_folded));
 }
 
 static void print_hists(FILE *f, const struct kw_recording *r)
@@ -863,11 +862,11 @@ static void print_lost_notice(FILE *f, const struct kw_recording *r)
 
 	if (!lost)
 		return;
-	fprintf(f, "\nLost runs: the kernel skipped %llu runs of kvmwalk's programs\n"
+	fprintf(f, "\nLost runs: the kernel skipped %s runs of kvmwalk's programs\n"
 		   "  (attach %s%s%s). The counts of the functions that lost them are\n"
 		   "  lower bounds, by up to their lost runs (see Functions); --attach kprobe\n"
 		   "  loses none.\n",
-		(unsigned long long)lost, r->meta.attach[0] ? r->meta.attach : "?",
+		KW_EXACT(lost), r->meta.attach[0] ? r->meta.attach : "?",
 		r->meta.preempt[0] ? ", preempt " : "", r->meta.preempt);
 }
 

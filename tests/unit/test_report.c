@@ -170,7 +170,7 @@ static void report_lost_runs(struct kw_recording *r)
 	ASSERT_TRUE(strstr(buf, "\nLost runs: the kernel skipped 3 runs of kvmwalk's programs\n"
 				"  (attach auto, preempt lazy). "),
 		    "the notice names the runs, the attach mode and the preemption model");
-	ASSERT_TRUE(strstr(buf, "\n    3 runs lost: calls 9402-9405, and what they count can be "
+	ASSERT_TRUE(strstr(buf, "\n    3 runs lost: calls 9,402-9,405, and what they count can be "
 				"short\n"),
 		    "the function's calls as a bound");
 	ASSERT_TRUE(strstr(buf, "Lost runs:") < strstr(buf, "Findings:"), "before the findings");
