@@ -191,7 +191,7 @@ static void print_overhead_text(FILE *f, const struct kw_compare *c)
 		return;
 	}
 	snprintf(buf, sizeof(buf),
-		 "base %.1f %%, new %.1f %% of the measured time%s%s%s (BPF run time of "
+		 "base %.1f%%, new %.1f%% of the measured time%s%s%s (BPF run time of "
 		 "the programs' bodies: a lower bound, without the trampoline or kprobe "
 		 "dispatch)",
 		 100 * c->base.overhead_share, 100 * c->new.overhead_share,
@@ -395,7 +395,7 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 	md_side(f, "new", &c->new);
 	if (c->base.overhead_known || c->new.overhead_known)
 		fprintf(f,
-			"\nProbe overhead: base %.1f %%, new %.1f %% of the measured time%s%s%s "
+			"\nProbe overhead: base %.1f%%, new %.1f%% of the measured time%s%s%s "
 			"(BPF run time of the programs' bodies: a lower bound, without the "
 			"trampoline or kprobe dispatch).\n",
 			100 * c->base.overhead_share, 100 * c->new.overhead_share,
