@@ -25,8 +25,8 @@
 #define LEFT 64	 /* room for the y axis's labels, "500%" */
 #define RIGHT 28 /* half of the widest time label, "100ms", past the last decade */
 #define PW (W - LEFT - RIGHT)
-#define LINE 14	       /* a line of 11 px text */
-#define PANEL_HEAD 54  /* the function's name and the two medians above the plot */
+#define LINE 14	      /* a line of 11 px text */
+#define PANEL_HEAD 54 /* the function's name and the two medians above the plot */
 #define PLOT_H 110
 #define PANEL_FOOT 32 /* the time axis's labels and the gap to the next panel */
 #define PANEL_H (PANEL_HEAD + PLOT_H + PANEL_FOOT)
@@ -72,7 +72,8 @@ static void y_axis(FILE *f, double top, double base_y, double ymax)
 		kw_fmt_tick(t, sizeof(t), 100 * ymax * k / 2, KW_UNIT_COUNT);
 		fprintf(f,
 			"<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"#999\"/>"
-			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">%s%%</text>\n",
+			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" "
+			"font-size=\"11\">%s%%</text>\n",
 			LEFT - 4, y, LEFT, y, LEFT - 7, y + 4, t);
 		if (k)
 			fprintf(f,
@@ -115,9 +116,9 @@ static void panel(FILE *f, double y0, int p, const struct kw_hist *h, const doub
 
 		kw_fmt_ns(t, sizeof(t), med[s]);
 		if (h[s].count)
-			snprintf(line, sizeof(line), "%s: median %s (dashed), %s calls in %zu run%s",
-				 side_name[s], t, KW_COUNT(h[s].count), runs[s],
-				 runs[s] == 1 ? "" : "s");
+			snprintf(line, sizeof(line),
+				 "%s: median %s (dashed), %s calls in %zu run%s", side_name[s], t,
+				 KW_COUNT(h[s].count), runs[s], runs[s] == 1 ? "" : "s");
 		else
 			snprintf(line, sizeof(line), "%s: no call in %zu run%s", side_name[s],
 				 runs[s], runs[s] == 1 ? "" : "s");
@@ -207,8 +208,9 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 	top = 98 + (lines - 1) * LINE + 22;
 
 	kw_svg_begin(f, W, (int)top + np * PANEL_H);
-	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">kvmwalk compare: duration per call"
-		   "</text>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"24\" font-size=\"15\">kvmwalk compare: duration per call"
+		"</text>\n",
 		LEFT);
 	/* the legend: a swatch and the side's kernel, one line each, cut to the page */
 	for (int s = 0; s < 2; s++) {
@@ -216,8 +218,9 @@ int kw_compare_plot(FILE *f, const struct kw_recording *base, size_t n_base,
 
 		snprintf(line, sizeof(line), "%s: %s, %zu run%s", side_name[s],
 			 side[s][0].meta.kernel, runs[s], runs[s] == 1 ? "" : "s");
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"10\" fill=\"%s\" "
-			   "fill-opacity=\"0.6\"/>\n",
+		fprintf(f,
+			"<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"10\" fill=\"%s\" "
+			"fill-opacity=\"0.6\"/>\n",
 			LEFT, 39 + 18 * s, colour[s]);
 		text_line(f, LEFT + 18, 48 + 18 * s, 13, colour[s], PW - 18, line);
 	}

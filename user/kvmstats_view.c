@@ -201,7 +201,8 @@ void kw_kvmstats_print(FILE *f, const struct kw_recording *r)
 	if (ks->sec_pt_start_kb >= 0 && ks->sec_pt_end_kb >= 0)
 		/* /proc/meminfo's kB are KiB: sizes, written as every size (fmt.h) */
 		fprintf(f, "  SecPageTables: %s at the start, %s at the end (%s%s)\n",
-			KW_BYTES(1024.0 * ks->sec_pt_start_kb), KW_BYTES(1024.0 * ks->sec_pt_end_kb),
+			KW_BYTES(1024.0 * ks->sec_pt_start_kb),
+			KW_BYTES(1024.0 * ks->sec_pt_end_kb),
 			ks->sec_pt_end_kb < ks->sec_pt_start_kb ? "-" : "+",
 			KW_BYTES(1024.0 * llabs(ks->sec_pt_end_kb - ks->sec_pt_start_kb)));
 	else

@@ -698,7 +698,8 @@ static void print_vms(FILE *f, const struct kw_recording *r)
 
 		fprintf(f, "\n  %s (pid %u, %s)\n", vm->vm[0] ? vm->vm : "-", vm->pid, vm->comm);
 		if (vm->unseen)
-			fprintf(f, "    --vm: %s probe runs before kvmwalk read its name, not recorded\n",
+			fprintf(f,
+				"    --vm: %s probe runs before kvmwalk read its name, not recorded\n",
 				KW_EXACT(vm->unseen));
 		for (int p = 0; p < KW_NR_PROBES; p++) {
 			__u64 calls = 0, ns = 0;
@@ -752,7 +753,8 @@ static void print_lost(FILE *f, const struct kw_recording *r, __u64 missed, __u6
 	fputc('\n', f);
 	for (int i = 0; i < KW_NR_COUNTERS; i++)
 		if (kw_counters[i].lost_own_line && r->counters[i])
-			fprintf(f, "        %s %s\n", kw_counters[i].lost, KW_EXACT(r->counters[i]));
+			fprintf(f, "        %s %s\n", kw_counters[i].lost,
+				KW_EXACT(r->counters[i]));
 }
 
 static void print_overhead(FILE *f, const struct kw_recording *r)
@@ -809,7 +811,8 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 			KW_EXACT(r->overhead.recursion_misses));
 	print_lost(f, r, missed, dropped);
 	if (r->meta.exited_folded)
-		fprintf(f, "        rows of exited processes past %d kept, folded into 'exited' %s\n",
+		fprintf(f,
+			"        rows of exited processes past %d kept, folded into 'exited' %s\n",
 			KW_KEEP_EXITED, KW_EXACT(r->meta.exited_folded));
 }
 

@@ -34,6 +34,7 @@ void kw_svg_text(FILE *f, const char *s)
  * Advance widths of ' ' to '~' in thousandths of an em, from the hmtx tables of Debian's
  * DejaVuSans.ttf and DejaVuSans-Bold.ttf (fonts-dejavu-core 2.37).
  */
+/* clang-format off */
 static const unsigned short dejavu[2][95] = {
 	{
 		318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337,
@@ -52,6 +53,7 @@ static const unsigned short dejavu[2][95] = {
 		716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838,
 	},
 };
+/* clang-format on */
 
 static double char_width(unsigned char c, double size, bool bold)
 {

@@ -81,7 +81,7 @@ static double rate(const struct kw_tl_row *row, int c)
 	return row->v[c] / row->len / (c == KW_TL_WALK_NS ? 1e6 : 1);
 }
 
-/* A count per second as every count (fmt.h), "-" for NAN: "0", "<0.01", "0.52", "4,096", "1.23M". */
+/* A count per second as every count (fmt.h), "-" for NAN: "0", "<0.01", "0.52", "4,096". */
 static void fmt_rate(char *buf, size_t len, double v)
 {
 	kw_fmt_count(buf, len, v);
@@ -312,7 +312,8 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, double y0, d
 				LEFT, y, W - RIGHT, y);
 		fprintf(f,
 			"<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"#999\"/>"
-			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n",
+			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" "
+			"font-size=\"11\">%s</text>\n",
 			LEFT - 4, y, LEFT, y, LEFT - 7, y + 4, b);
 	}
 	fprintf(f, "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"#333\"/>\n</g>\n",

@@ -54,7 +54,8 @@ static void check_bounds(const struct kw_compare *c)
 		const struct kw_change *ch = &c->rows[i].change;
 
 		if (strcmp(c->rows[i].group, "kvm_stats") && ch->has_interval &&
-		    !ASSERT_TRUE(ch->ci_low_pct >= -100 && ch->shift_pct >= -100, c->rows[i].metric))
+		    !ASSERT_TRUE(ch->ci_low_pct >= -100 && ch->shift_pct >= -100,
+				 c->rows[i].metric))
 			return;
 	}
 	for (size_t i = 0; i < c->nsections; i++)
@@ -248,7 +249,7 @@ static void plot_readable(struct kw_recording *base, struct kw_recording *new,
 			snprintf(base[0].meta.kernel, sizeof(base[0].meta.kernel), "%s",
 				 "7.3.4-kvmwalk-base-with-a-long-local-version-string+deb13-arm64");
 			snprintf(new[0].meta.kernel, sizeof(new[0].meta.kernel), "%s",
-				 "7.3.4-kvmwalk-patched-with-a-long-local-version-string+deb13-arm64");
+				 "7.3.4-kvmwalk-patched-with-a-long-local-version+deb13-arm64");
 		}
 		/* the last pass: every timed function, not only the split */
 		ASSERT_EQ(kw_compare_plot(f, base, 3, new, 3, pass == 2 ? NULL : functions), 0,
@@ -749,7 +750,8 @@ static void test_compare_overhead(void)
 		if (!k)
 			ASSERT_FALSE(w, w ?: "0.02 points: no warning");
 		else
-			ASSERT_TRUE(w && strstr(w, "differs by 1.0 points"), w ?: "1 point: warned");
+			ASSERT_TRUE(w && strstr(w, "differs by 1.0 points"),
+				    w ?: "1 point: warned");
 		kw_compare_free(&c);
 	}
 out:

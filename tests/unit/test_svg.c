@@ -103,9 +103,10 @@ const char *kw_test_svg_problem(const char *svg)
 
 		while (tag > svg && *tag != '<')
 			tag--;
-		plots[nplots++] = (struct box){ attr_num(tag, "x", 0), attr_num(tag, "y", 0),
-						attr_num(tag, "x", 0) + attr_num(tag, "width", 0),
-						attr_num(tag, "y", 0) + attr_num(tag, "height", 0), "" };
+		plots[nplots++] =
+			(struct box){ attr_num(tag, "x", 0), attr_num(tag, "y", 0),
+				      attr_num(tag, "x", 0) + attr_num(tag, "width", 0),
+				      attr_num(tag, "y", 0) + attr_num(tag, "height", 0), "" };
 	}
 	for (p = root; (p = strstr(p + 1, "class=\"y-axis\""));)
 		naxes++;
@@ -146,7 +147,8 @@ const char *kw_test_svg_problem(const char *svg)
 					 b->text, plots[k].y0);
 		for (size_t k = 0; k + 1 < n && !msg[0]; k++)
 			if (overlap(b, &t[k]))
-				snprintf(msg, sizeof(msg), "\"%s\" covers \"%s\"", b->text, t[k].text);
+				snprintf(msg, sizeof(msg), "\"%s\" covers \"%s\"", b->text,
+					 t[k].text);
 		if (msg[0])
 			break;
 	}
@@ -180,7 +182,8 @@ void test_svg(void)
 	ASSERT_TRUE(kw_svg_text_width("ab", 10, true) > kw_svg_text_width("ab", 10, false),
 		    "bold is wider");
 	ASSERT_STREQ(kw_svg_fit(buf, sizeof(buf), "short", 13, false, 100), "short", "fits");
-	kw_svg_fit(buf, sizeof(buf), "7.3.4-kvmwalk-a-very-long-kernel-release-name", 13, false, 100);
+	kw_svg_fit(buf, sizeof(buf), "7.3.4-kvmwalk-a-very-long-kernel-release-name", 13, false,
+		   100);
 	ASSERT_TRUE(strlen(buf) > 3 && !strcmp(buf + strlen(buf) - 3, "..."), buf);
 	ASSERT_TRUE(kw_svg_text_width(buf, 13, false) <= 100, "cut to the width");
 
@@ -191,7 +194,7 @@ void test_svg(void)
 			  2, "two lines of 120 px");
 		fclose(f);
 		ASSERT_TRUE(strstr(out, "<text x=\"10\" y=\"34\" font-size=\"11\">five six seven "
-				   "eight</text>") != NULL,
+					"eight</text>") != NULL,
 			    out);
 	}
 	free(out);
@@ -200,8 +203,9 @@ void test_svg(void)
 	p = problem_of("<text x=\"5\" y=\"20\">ok</text>");
 	ASSERT_FALSE(p, p ?: "");
 	ASSERT_TRUE(problem_of("<text x=\"150\" y=\"20\">clipped title</text>"), "clipped");
-	ASSERT_TRUE(problem_of("<text x=\"5\" y=\"20\">one</text><text x=\"20\" y=\"24\">two</text>"),
-		    "overlap");
+	ASSERT_TRUE(
+		problem_of("<text x=\"5\" y=\"20\">one</text><text x=\"20\" y=\"24\">two</text>"),
+		"overlap");
 	ASSERT_TRUE(problem_of("<text x=\"5\" y=\"20\"><tspan font-weight=\"bold\">a</tspan> "
 			       "long heading</text><text x=\"100\" y=\"20\" text-anchor=\"end\">"
 			       "max</text>"),

@@ -186,7 +186,7 @@ static void readable(struct kw_recording *r, const char *name)
 			break;
 		if (pass)
 			snprintf(r->meta.kernel, sizeof(r->meta.kernel), "%s",
-				 "7.3.4-kvmwalk-patched-with-a-long-local-version-string+deb13-arm64");
+				 "7.3.4-kvmwalk-patched-with-a-long-local-version+deb13-arm64");
 		ASSERT_EQ(kw_timeline_svg(f, r,
 					  pass ? "/var/tmp/migrations/2026-12-04/a-recording-with-"
 						 "a-long-name-of-a-live-migration-of-vm-42.json"
