@@ -507,6 +507,27 @@ static int add_line(struct builder *b, struct kw_compare_section *s, const char 
 	return 0;
 }
 
+/*
+ * A counter's row of the "counters" group, from the runs with the most probes as every count.
+ * A counter of ns (.ns) is a time, shown as one: the probes measured it, so kvmwalk's probes
+ * ran inside it wherever it comes from cheap or full runs ("~").
+ */
+static int counter_add(struct builder *b, int i)
+{
+	struct need nd = need_of(f_counter, i, KW_U_COUNT, 0);
+	enum kw_compare_unit u = kw_counters[i].ns ? KW_U_NS : KW_U_COUNT;
+	struct kw_compare_row *row;
+	size_t n = b->c->nrows;
+	int err = add_row_of(b, "counters", kw_counters[i].name, u, f_counter, i, &nd);
+
+	if (err || b->c->nrows == n || u != KW_U_NS)
+		return err;
+	row = &b->c->rows[n];
+	row->runs.instrumented = kw_run_kind_heavy(row->runs.base) ||
+				 kw_run_kind_heavy(row->runs.new);
+	return 0;
+}
+
 /* One run of either side has a value for fn. */
 static bool any_run(struct builder *b, run_fn fn, int arg)
 {
@@ -559,7 +580,7 @@ static int probe_rows(struct builder *b, int p)
 	} dur[] = { { "median", f_p50 }, { "p90", f_p90 },   { "p99", f_p99 },
 		    { "p99.9", f_p999 }, { "mean", f_mean } };
 	const char *g = kw_probes[p].name;
-	char m[32];
+	char m[48];
 	int err, w, l;
 
 	if (!any_run(b, f_calls, p))
@@ -598,7 +619,7 @@ static int probe_rows(struct builder *b, int p)
 		const char *n = pf_name(b, i);
 
 		if (*n)
-			snprintf(m, sizeof(m), "%.22s/run", n);
+			snprintf(m, sizeof(m), "%.31s/run", n);
 		else
 			snprintf(m, sizeof(m), "ret %d/run", i);
 		err = add_row(b, g, m, KW_U_COUNT, f_counter, KW_C_PF_RET + i);
@@ -1037,7 +1058,7 @@ int kw_compare_build(struct kw_compare *c, const struct kw_recording *base, size
 	err = err ?: kvmstat_rows(&b);
 	for (i = 0; i < KW_NR_COUNTERS && !err; i++)
 		if (counter_row(i))
-			err = add_row(&b, "counters", kw_counters[i].name, KW_U_COUNT, f_counter, i);
+			err = counter_add(&b, i);
 	err = err ?: build_sections(&b);
 	err = err ?: kw_compare_env_build(c, base, new, o);
 cleanup:

@@ -783,7 +783,11 @@ static int overhead_warning(struct kw_compare *c)
 	const struct kw_compare_row *worst = NULL;
 	size_t n = 0;
 
-	if (!c->base.overhead_known || !c->new.overhead_known)
+	/*
+	 * A difference the warning would print as 0.0 points is none to its reader ("differs by
+	 * 0.0 points" was printed for 0.02 points against rows of +0.0 %).
+	 */
+	if (!c->base.overhead_known || !c->new.overhead_known || d < 0.05)
 		return 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct kw_compare_row *r = &c->rows[i];

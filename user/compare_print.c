@@ -16,54 +16,21 @@
 
 /* ---- formatting ------------------------------------------------------------------------------ */
 
-/* At most 7 characters: 4 significant digits with an SI suffix. */
-static const char *fmt_num(char *buf, size_t size, double v)
-{
-	static const char sfx[] = "kMGTPE";
-	int i = -1;
-
-	if (v < 1e4) {
-		snprintf(buf, size, v == floor(v) ? "%.0f" : "%.1f", v);
-		return buf;
-	}
-	while (v >= 1e3 && i < 5) {
-		v /= 1e3;
-		i++;
-	}
-	snprintf(buf, size, v < 100 ? "%.2f%c" : "%.1f%c", v, sfx[i]);
-	return buf;
-}
-
+/*
+ * A value of a table cell, at most 7 characters: a time or a count as every view writes it
+ * (fmt.h), whatever its size, so that one unit reads one way.
+ */
 static const char *fmt_value(char *buf, size_t size, double v, enum kw_compare_unit u)
 {
-	if (u == KW_U_NS) {
-		kw_fmt_ns(buf, size, v);
-		return buf;
-	}
-	return fmt_num(buf, size, v);
+	return kw_fmt(buf, size, v, u == KW_U_NS ? KW_UNIT_NS : KW_UNIT_COUNT);
 }
 
-/* Exact, with thousands separators: "262,144", "512.5". */
+/* A section's value, in full: "262,143.50", "1,048,576"; a time as in the tables. */
 static const char *fmt_exact(char *buf, size_t size, double v, enum kw_compare_unit u)
 {
-	char digits[48], *p;
-	size_t n, lead, o = 0;
-
-	if (u == KW_U_NS) {
-		kw_fmt_ns(buf, size, v);
-		return buf;
-	}
-	snprintf(digits, sizeof(digits), fabs(v - round(v)) < 0.005 ? "%.0f" : "%.2f", v);
-	p = strchr(digits, '.');
-	n = p ? (size_t)(p - digits) : strlen(digits);
-	lead = n % 3 ? n % 3 : 3;
-	for (size_t i = 0; digits[i] && o + 2 < size; i++) {
-		if (i < n && i >= lead && (i - lead) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = 0;
-	return buf;
+	if (u == KW_U_NS)
+		return kw_fmt_ns(buf, size, v);
+	return kw_fmt_count_exact(buf, size, v);
 }
 
 /* At most 7 characters plus the suffix. */
@@ -224,7 +191,7 @@ static void print_overhead_text(FILE *f, const struct kw_compare *c)
 		return;
 	}
 	snprintf(buf, sizeof(buf),
-		 "base %.1f %%, new %.1f %% of the measured time%s%s%s (BPF run time of "
+		 "base %.1f%%, new %.1f%% of the measured time%s%s%s (BPF run time of "
 		 "the programs' bodies: a lower bound, without the trampoline or kprobe "
 		 "dispatch)",
 		 100 * c->base.overhead_share, 100 * c->new.overhead_share,
@@ -312,10 +279,15 @@ static void print_text(FILE *f, const struct kw_compare *c)
 	for (i = 0; i < c->nsections; i++) {
 		const struct kw_compare_section *s = &c->sections[i];
 
-		fprintf(f, "\n%.72s\n  (%.68s)\n", s->title, s->where);
+		char where[160];
+
+		fputc('\n', f);
+		print_wrapped(f, "", 2, s->title, false);
+		snprintf(where, sizeof(where), "(%s)", s->where);
+		print_wrapped(f, "  ", 3, where, false);
 		for (j = 0; j < s->nlines; j++) {
 			const struct kw_compare_line *l = &s->lines[j];
-			char b[64], n[64], d[16], line[160];
+			char b[64], n[64], d[16], line[256];
 			int len;
 
 			fmt_exact(b, sizeof(b), l->change.base_median, l->unit);
@@ -325,10 +297,10 @@ static void print_text(FILE *f, const struct kw_compare *c)
 			if (l->change.base_median != l->change.new_median &&
 			    !isnan(l->change.delta_pct)) {
 				fmt_pct(d, sizeof(d), l->change.delta_pct, "%");
-				if (len + 3 + (int)strlen(d) <= TEXT_COLS)
-					snprintf(line + len, sizeof(line) - len, " (%s)", d);
+				snprintf(line + len, sizeof(line) - len, " (%s)", d);
 			}
-			fprintf(f, "%.72s\n", line);
+			/* a line too long is wrapped, never cut: its numbers are its point */
+			print_wrapped(f, l->runs.instrumented ? " ~" : "  ", 4, line + 2, false);
 		}
 	}
 
@@ -374,8 +346,17 @@ static void print_text(FILE *f, const struct kw_compare *c)
 				 fmt_interval(iv, sizeof(iv), ch));
 		else
 			snprintf(col, sizeof(col), "%s", fmt_interval(iv, sizeof(iv), ch));
-		fprintf(f, " %c%-21.21s %8s %8s %8s%c %s\n", r->runs.instrumented ? '~' : ' ',
-			r->metric,
+		/*
+		 * A name wider than its column goes on a line of its own, whole, and the values on
+		 * the next: two names cut to 21 columns were two rows named alike
+		 * (nested_unmap_empty_flushes, nested_unmap_empty_flush_ns).
+		 */
+		if (strlen(r->metric) > 21)
+			fprintf(f, " %c%.*s\n", r->runs.instrumented ? '~' : ' ', TEXT_COLS - 2,
+				r->metric);
+		fprintf(f, " %c%-21s %8s %8s %8s%c %s\n",
+			r->runs.instrumented && strlen(r->metric) <= 21 ? '~' : ' ',
+			strlen(r->metric) > 21 ? "" : r->metric,
 			fmt_value(b, sizeof(b), ch->base_median, r->unit),
 			fmt_value(n, sizeof(n), ch->new_median, r->unit),
 			fmt_pct(d, sizeof(d), ch->delta_pct, "%"), ch->significant ? '*' : ' ',
@@ -414,7 +395,7 @@ static void print_markdown(FILE *f, const struct kw_compare *c)
 	md_side(f, "new", &c->new);
 	if (c->base.overhead_known || c->new.overhead_known)
 		fprintf(f,
-			"\nProbe overhead: base %.1f %%, new %.1f %% of the measured time%s%s%s "
+			"\nProbe overhead: base %.1f%%, new %.1f%% of the measured time%s%s%s "
 			"(BPF run time of the programs' bodies: a lower bound, without the "
 			"trampoline or kprobe dispatch).\n",
 			100 * c->base.overhead_share, 100 * c->new.overhead_share,

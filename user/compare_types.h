@@ -31,7 +31,7 @@ struct kw_compare_runs {
 
 struct kw_compare_row {
 	char group[64];	 /* the probe's name, "counters", "command", "phases: SCENARIO" */
-	char metric[32]; /* "calls", "p50", ..., "split L3 visits/walk", or a counter's name */
+	char metric[48]; /* "calls", "p50", ..., "split L3 visits/walk", or a counter's name */
 	enum kw_compare_unit unit;
 	struct kw_change change;
 	struct kw_compare_runs runs;

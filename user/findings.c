@@ -118,24 +118,24 @@ static void empty_flushes(const struct kw_recording *r, struct kw_finding *fd)
 	if (!fd->count) {
 		fd->status = KW_FS_NONE;
 		snprintf(fd->why, sizeof(fd->why),
-			 "0 of %llu range %s in %llu unmap %s came from an unmap that cleared no "
+			 "0 of %s range %s in %s unmap %s came from an unmap that cleared no "
 			 "leaf",
-			 (unsigned long long)c[KW_C_UNMAP_FLUSHES],
+			 KW_EXACT(c[KW_C_UNMAP_FLUSHES]),
 			 c[KW_C_UNMAP_FLUSHES] == 1 ? "flush" : "flushes",
-			 (unsigned long long)c[KW_C_UNMAP_CALLS],
+			 KW_EXACT(c[KW_C_UNMAP_CALLS]),
 			 c[KW_C_UNMAP_CALLS] == 1 ? "call" : "calls");
 		return;
 	}
 	fd->status = KW_FS_FOUND;
 	kw_fmt_ns(t, sizeof(t), fd->ns);
 	fmt_share(s, sizeof(s), fd->share, unmap_ns);
-	snprintf(fd->headline, sizeof(fd->headline), "%llu flushes, %s, %s of unmap time",
-		 (unsigned long long)fd->count, t, s);
+	snprintf(fd->headline, sizeof(fd->headline), "%s flushes, %s, %s of unmap time",
+		 KW_EXACT(fd->count), t, s);
 	snprintf(fd->detail, sizeof(fd->detail),
-		 "%llu of %llu unmap calls cleared none and issued %llu of the %llu range flushes "
+		 "%s of %s unmap calls cleared none and issued %s of the %s range flushes "
 		 "in unmaps.",
-		 (unsigned long long)c[KW_C_UNMAP_EMPTY], (unsigned long long)c[KW_C_UNMAP_CALLS],
-		 (unsigned long long)fd->count, (unsigned long long)c[KW_C_UNMAP_FLUSHES]);
+		 KW_EXACT(c[KW_C_UNMAP_EMPTY]), KW_EXACT(c[KW_C_UNMAP_CALLS]),
+		 KW_EXACT(fd->count), KW_EXACT(c[KW_C_UNMAP_FLUSHES]));
 }
 
 /* ---- arm64 NV: nested unmaps flushing empty nested MMUs ------------------------------------ */
@@ -171,14 +171,14 @@ static void nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 		fd->status = KW_FS_NONE;
 		if (!n)
 			snprintf(fd->why, sizeof(fd->why),
-				 "%llu kvm_nested_s2_unmap %s, none with a valid nested MMU",
-				 (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls,
+				 "%s kvm_nested_s2_unmap %s, none with a valid nested MMU",
+				 KW_EXACT(r->funcs[KW_P_NESTED_UNMAP].calls),
 				 r->funcs[KW_P_NESTED_UNMAP].calls == 1 ? "call" : "calls");
 		else
 			snprintf(fd->why, sizeof(fd->why),
-				 "0 of %llu range flushes in %llu nested %s came from an unmap call "
+				 "0 of %s range flushes in %s nested %s came from an unmap call "
 				 "that cleared no leaf",
-				 (unsigned long long)c[KW_C_NESTED_FLUSHES], (unsigned long long)n,
+				 KW_EXACT(c[KW_C_NESTED_FLUSHES]), KW_EXACT(n),
 				 n == 1 ? "unmap" : "unmaps");
 		return;
 	}
@@ -187,21 +187,21 @@ static void nested_empty(const struct kw_recording *r, struct kw_finding *fd)
 	kw_fmt_ns(each, sizeof(each), kw_ratio(ns, n));
 	fmt_share(s, sizeof(s), fd->share, ns);
 	snprintf(fd->headline, sizeof(fd->headline),
-		 "%llu flushes in %llu nested %s, %s, %s of nested unmap time",
-		 (unsigned long long)fd->count, (unsigned long long)n, n == 1 ? "unmap" : "unmaps",
+		 "%s flushes in %s nested %s, %s, %s of nested unmap time",
+		 KW_EXACT(fd->count), KW_EXACT(n), n == 1 ? "unmap" : "unmaps",
 		 t, s);
 	snprintf(fd->detail, sizeof(fd->detail),
-		 "%llu nested %s (of %llu kvm_nested_s2_unmap %s; %s each) made %llu "
-		 "unmap calls, %.1f per nested unmap; %llu of them cleared none and issued %llu of "
-		 "their %llu range flushes, %.1f per nested unmap (%llu %s cleared in all). "
+		 "%s nested %s (of %s kvm_nested_s2_unmap %s; %s each) made %s "
+		 "unmap calls, %s per nested unmap; %s of them cleared none and issued %s of "
+		 "their %s range flushes, %s per nested unmap (%s %s cleared in all). "
 		 "These flushes are among the empty range TLB flushes above.",
-		 (unsigned long long)n, n == 1 ? "unmap" : "unmaps",
-		 (unsigned long long)r->funcs[KW_P_NESTED_UNMAP].calls,
+		 KW_EXACT(n), n == 1 ? "unmap" : "unmaps",
+		 KW_EXACT(r->funcs[KW_P_NESTED_UNMAP].calls),
 		 r->funcs[KW_P_NESTED_UNMAP].calls == 1 ? "call" : "calls", each,
-		 (unsigned long long)c[KW_C_NESTED_UNMAPS], kw_ratio(c[KW_C_NESTED_UNMAPS], n),
-		 (unsigned long long)c[KW_C_NESTED_EMPTY], (unsigned long long)fd->count,
-		 (unsigned long long)c[KW_C_NESTED_FLUSHES], kw_ratio(fd->count, n),
-		 (unsigned long long)c[KW_C_NESTED_CLEARED],
+		 KW_EXACT(c[KW_C_NESTED_UNMAPS]), KW_EXACT(kw_ratio(c[KW_C_NESTED_UNMAPS], n)),
+		 KW_EXACT(c[KW_C_NESTED_EMPTY]), KW_EXACT(fd->count),
+		 KW_EXACT(c[KW_C_NESTED_FLUSHES]), KW_EXACT(kw_ratio(fd->count, n)),
+		 KW_EXACT(c[KW_C_NESTED_CLEARED]),
 		 c[KW_C_NESTED_CLEARED] == 1 ? "leaf" : "leaves");
 }
 
@@ -233,24 +233,24 @@ static void split_level3(const struct kw_recording *r, struct kw_finding *fd)
 	num(fd, "split_walk_ns", walk_ns);
 	if (!l3) {
 		fd->status = KW_FS_NONE;
-		snprintf(fd->why, sizeof(fd->why), "0 level-3 visits in %llu split-walker visits",
-			 (unsigned long long)all);
+		snprintf(fd->why, sizeof(fd->why), "0 level-3 visits in %s split-walker visits",
+			 KW_EXACT(all));
 		return;
 	}
 	fd->status = KW_FS_FOUND;
 	fmt_share(s, sizeof(s), fd->share, all);
 	if (blocks)
-		snprintf(per, sizeof(per), "%.1f per block split", kw_ratio(l3, blocks));
+		snprintf(per, sizeof(per), "%s per block split", KW_EXACT(kw_ratio(l3, blocks)));
 	else
 		snprintf(per, sizeof(per), "no block split");
-	snprintf(fd->headline, sizeof(fd->headline), "%llu visits, %s, %s of split-walker visits",
-		 (unsigned long long)l3, per, s);
+	snprintf(fd->headline, sizeof(fd->headline), "%s visits, %s, %s of split-walker visits",
+		 KW_EXACT(l3), per, s);
 	kw_fmt_ns(t, sizeof(t), walk_ns);
 	snprintf(fd->detail, sizeof(fd->detail),
-		 "%llu of the %llu split-walker visits were at level 3, for %llu blocks split; the "
-		 "%llu split walks took %s in all (visits are not timed one by one).",
-		 (unsigned long long)l3, (unsigned long long)all, (unsigned long long)blocks,
-		 (unsigned long long)walks, t);
+		 "%s of the %s split-walker visits were at level 3, for %s blocks split; the "
+		 "%s split walks took %s in all (visits are not timed one by one).",
+		 KW_EXACT(l3), KW_EXACT(all), KW_EXACT(blocks),
+		 KW_EXACT(walks), t);
 }
 
 /* ---- x86: zaps that zapped nothing but still walked 4K entries ------------------------------- */
@@ -296,22 +296,22 @@ static void empty_zaps(const struct kw_recording *r, struct kw_finding *fd)
 	if (!empty || !visits) {
 		fd->status = KW_FS_NONE;
 		snprintf(fd->why, sizeof(fd->why),
-			 "%llu of %llu zaps zapped no leaf, visiting %llu 4K entries",
-			 (unsigned long long)empty, (unsigned long long)zaps,
-			 (unsigned long long)visits);
+			 "%s of %s zaps zapped no leaf, visiting %s 4K entries",
+			 KW_EXACT(empty), KW_EXACT(zaps),
+			 KW_EXACT(visits));
 		return;
 	}
 	fd->status = KW_FS_FOUND;
 	kw_fmt_ns(t, sizeof(t), ns);
 	fmt_share(s, sizeof(s), fd->share, zap_ns);
 	snprintf(fd->headline, sizeof(fd->headline),
-		 "%llu zaps, %llu 4K visits, %s, %s of zap time", (unsigned long long)empty,
-		 (unsigned long long)visits, t, s);
+		 "%s zaps, %s 4K visits, %s, %s of zap time", KW_EXACT(empty),
+		 KW_EXACT(visits), t, s);
 	snprintf(fd->detail, sizeof(fd->detail),
-		 "%llu of %llu zaps were empty and still visited %llu 4K entries (tdp_iter_next), "
-		 "%.1f per empty zap%s.",
-		 (unsigned long long)empty, (unsigned long long)zaps, (unsigned long long)visits,
-		 kw_ratio(visits, empty), how);
+		 "%s of %s zaps were empty and still visited %s 4K entries (tdp_iter_next), "
+		 "%s per empty zap%s.",
+		 KW_EXACT(empty), KW_EXACT(zaps), KW_EXACT(visits),
+		 KW_EXACT(kw_ratio(visits, empty)), how);
 }
 
 /* ---- arm64: VM teardown in many large walks ------------------------------------------------- */
@@ -365,14 +365,14 @@ static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 			snprintf(fd->why, sizeof(fd->why), "no stage2_free_walker walk");
 		else if (have_vms)
 			snprintf(fd->why, sizeof(fd->why),
-				 "%llu stage2_free_walker %s of %s on average for %llu %s torn "
+				 "%s stage2_free_walker %s of %s on average for %s %s torn "
 				 "down",
-				 (unsigned long long)walks, walks == 1 ? "walk" : "walks", m,
-				 (unsigned long long)vms, vms == 1 ? "VM" : "VMs");
+				 KW_EXACT(walks), walks == 1 ? "walk" : "walks", m,
+				 KW_EXACT(vms), vms == 1 ? "VM" : "VMs");
 		else
 			snprintf(fd->why, sizeof(fd->why),
-				 "%llu stage2_free_walker %s of %s on average",
-				 (unsigned long long)walks, walks == 1 ? "walk" : "walks", m);
+				 "%s stage2_free_walker %s of %s on average",
+				 KW_EXACT(walks), walks == 1 ? "walk" : "walks", m);
 		return;
 	}
 	fd->status = KW_FS_FOUND;
@@ -382,12 +382,12 @@ static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 	kw_fmt_ns(td, sizeof(td), td_ns);
 	fmt_share(s, sizeof(s), fd->share, outer_ns);
 	kw_fmt_bytes(b, sizeof(b), bytes);
-	snprintf(fd->headline, sizeof(fd->headline), "%llu walks, %s, %s, %s of walk time",
-		 (unsigned long long)walks, b, t, s);
+	snprintf(fd->headline, sizeof(fd->headline), "%s walks, %s, %s, %s of walk time",
+		 KW_EXACT(walks), b, t, s);
 	if (have_vms)
-		snprintf(vm, sizeof(vm), ", for %llu %s torn down (kvm_mmu_notifier_release calls): "
-			 "%.0f walks per VM",
-			 (unsigned long long)vms, vms == 1 ? "VM" : "VMs", kw_ratio(walks, vms));
+		snprintf(vm, sizeof(vm), ", for %s %s torn down (kvm_mmu_notifier_release calls): "
+			 "%s walks per VM",
+			 KW_EXACT(vms), vms == 1 ? "VM" : "VMs", KW_EXACT(kw_ratio(walks, vms)));
 	else
 		snprintf(vm, sizeof(vm), "; VMs torn down not counted (%s %s)",
 			 kw_probes[KW_P_MM_RELEASE].name,
@@ -395,13 +395,13 @@ static void teardown(const struct kw_recording *r, struct kw_finding *fd)
 								       : "not attached");
 	/* the vm_teardown trigger is from December 2026; before, these walks were "other" */
 	if (td_walks)
-		snprintf(trig, sizeof(trig), " %llu walks (%s) ran in the vm_teardown trigger.",
-			 (unsigned long long)td_walks, td);
+		snprintf(trig, sizeof(trig), " %s walks (%s) ran in the vm_teardown trigger.",
+			 KW_EXACT(td_walks), td);
 	snprintf(fd->detail, sizeof(fd->detail),
-		 "%llu outermost kvm_pgtable_walk calls with the stage2_free_walker callback "
+		 "%s outermost kvm_pgtable_walk calls with the stage2_free_walker callback "
 		 "walked %s, %s %s%s.%s Whether a walk found a table to free is not recorded: "
 		 "stage2_free_walker has no visit probe.",
-		 (unsigned long long)walks, b, m, each ? "each" : "on average", vm, trig);
+		 KW_EXACT(walks), b, m, each ? "each" : "on average", vm, trig);
 }
 
 /* ---- the findings, as a table ------------------------------------------------------------ */

@@ -17,10 +17,12 @@
  *     flush succeeds, and kvm_pgtable_stage2_unmap() calls kvm_tlb_flush_vmid_range() itself.
  *     The section says how many of them KVM's statistics missed.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "fmt.h"
 #include "kvmstats.h"
 #include "kvmstats_view.h"
 #include "record.h"
@@ -156,11 +158,11 @@ void kw_kvmstats_print(FILE *f, const struct kw_recording *r)
 		if (!have)
 			snprintf(kvm, sizeof(kvm), "-");
 		else if (s->type == KW_KST_INSTANT)
-			snprintf(kvm, sizeof(kvm), "%+lld", d);
+			snprintf(kvm, sizeof(kvm), "%s%s", d >= 0 ? "+" : "", KW_EXACT(d));
 		else
-			snprintf(kvm, sizeof(kvm), "%lld", d);
+			kw_fmt_count_exact(kvm, sizeof(kvm), d);
 		if (kw >= 0)
-			snprintf(mine, sizeof(mine), "%lld", kw);
+			kw_fmt_count_exact(mine, sizeof(mine), kw);
 		else
 			snprintf(mine, sizeof(mine), "-");
 		col = fprintf(f, "  %-26s %9s %9s", name, kvm, mine);
@@ -168,8 +170,8 @@ void kw_kvmstats_print(FILE *f, const struct kw_recording *r)
 			snprintf(line, sizeof(line), "not read");
 		} else if (s->type == KW_KST_INSTANT) {
 			/* a level: what it is at the end, summed over the VMs */
-			snprintf(line, sizeof(line), "(a level: %llu at the end)",
-				 kw_kvmstats_end(ks, name, NULL));
+			snprintf(line, sizeof(line), "(a level: %s at the end)",
+				 KW_EXACT(kw_kvmstats_end(ks, name, NULL)));
 		} else if (what) {
 			snprintf(line, sizeof(line), "%s", what);
 		} else {
@@ -186,9 +188,9 @@ void kw_kvmstats_print(FILE *f, const struct kw_recording *r)
 	if (!strcmp(r->meta.arch, "arm64")) {
 		if (flushes >= 0)
 			snprintf(line, sizeof(line),
-				 "KVM's statistics saw none of the %lld range TLB flushes kvmwalk "
+				 "KVM's statistics saw none of the %s range TLB flushes kvmwalk "
 				 "counted (%s): arm64 counts only kvm_flush_remote_tlbs()",
-				 flushes, flush_probe(r));
+				 KW_EXACT(flushes), flush_probe(r));
 		else
 			snprintf(line, sizeof(line),
 				 "KVM's statistics count no range TLB flush; kvmwalk's range-flush "
@@ -197,9 +199,12 @@ void kw_kvmstats_print(FILE *f, const struct kw_recording *r)
 		wrap(f, 2, 2, line);
 	}
 	if (ks->sec_pt_start_kb >= 0 && ks->sec_pt_end_kb >= 0)
-		fprintf(f, "  SecPageTables: %lld kB at the start, %lld kB at the end (%+lld kB)\n",
-			ks->sec_pt_start_kb, ks->sec_pt_end_kb,
-			ks->sec_pt_end_kb - ks->sec_pt_start_kb);
+		/* /proc/meminfo's kB are KiB: sizes, written as every size (fmt.h) */
+		fprintf(f, "  SecPageTables: %s at the start, %s at the end (%s%s)\n",
+			KW_BYTES(1024.0 * ks->sec_pt_start_kb),
+			KW_BYTES(1024.0 * ks->sec_pt_end_kb),
+			ks->sec_pt_end_kb < ks->sec_pt_start_kb ? "-" : "+",
+			KW_BYTES(1024.0 * llabs(ks->sec_pt_end_kb - ks->sec_pt_start_kb)));
 	else
 		fprintf(f, "  SecPageTables: not in /proc/meminfo (Linux 6.0+)\n");
 	snprintf(line, sizeof(line), "read from %s; %zu VM%s%s", ks->source, ks->nvms,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "fmt.h"
 #include "kvmstats.h"
 #include "prom.h"
 
@@ -40,20 +41,6 @@ int prom_buckets_parse(const char *s, enum prom_buckets *b)
 	else
 		return -EINVAL;
 	return 0;
-}
-
-/* ns as exact decimal seconds: 1023 -> "0.000001023", 2000000000 -> "2". */
-static const char *ns_str(char *buf, size_t len, __u64 ns)
-{
-	char frac[16];
-	int n;
-
-	n = snprintf(frac, sizeof(frac), "%09llu", (unsigned long long)(ns % 1000000000ULL));
-	while (n > 0 && frac[n - 1] == '0')
-		frac[--n] = '\0';
-	snprintf(buf, len, "%llu%s%s", (unsigned long long)(ns / 1000000000ULL), n ? "." : "",
-		 frac);
-	return buf;
 }
 
 static void family(FILE *f, const char *name, const char *type, const char *help)
@@ -110,7 +97,7 @@ static void put_ns(FILE *f, const char *name, const char *const *kv, __u64 ns)
 
 	fputs(name, f);
 	put_labels(f, kv, NULL, NULL);
-	fprintf(f, " %s\n", ns_str(buf, sizeof(buf), ns));
+	fprintf(f, " %s\n", kw_fmt_seconds_exact(buf, sizeof(buf), ns));
 }
 
 static void put_double(FILE *f, const char *name, const char *const *kv, double v)
@@ -123,7 +110,7 @@ static void put_double(FILE *f, const char *name, const char *const *kv, double 
 static void le_str(char *buf, size_t len, enum unit u, __u64 v)
 {
 	if (u == UNIT_NS)
-		ns_str(buf, len, v);
+		kw_fmt_seconds_exact(buf, len, v);
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }

@@ -193,9 +193,9 @@ static void not_attached(FILE *f, const struct kw_recording *r, int p)
 static void print_lost_runs(FILE *f, const struct kw_func *fn)
 {
 	if (fn->lost_runs)
-		fprintf(f, "    %llu runs lost: calls %llu-%llu, and what they count can be short\n",
-			(unsigned long long)fn->lost_runs, (unsigned long long)fn->calls,
-			(unsigned long long)(fn->calls + fn->lost_runs));
+		fprintf(f, "    %s runs lost: calls %s-%s, and what they count can be short\n",
+			KW_EXACT(fn->lost_runs), KW_EXACT(fn->calls),
+			KW_EXACT(fn->calls + fn->lost_runs));
 }
 
 static void print_funcs(FILE *f, const struct kw_recording *r)
@@ -250,12 +250,14 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 
 		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probes[i].unit || !h->count)
 			continue;
+		/* a size in bytes with binary prefixes, pages and gfns as counts (fmt.h) */
+		enum kw_unit u = strcmp(kw_probes[i].unit, "bytes") ? KW_UNIT_COUNT : KW_UNIT_BYTES;
 		char t[16], m[16], p[16], x[16];
 
-		kw_fmt_count(t, sizeof(t), h->sum);
-		kw_fmt_count(m, sizeof(m), kw_hist_mean(h));
-		kw_fmt_count(p, sizeof(p), kw_hist_quantile(h, 0.5));
-		kw_fmt_count(x, sizeof(x), h->max);
+		kw_fmt(t, sizeof(t), h->sum, u);
+		kw_fmt(m, sizeof(m), kw_hist_mean(h), u);
+		kw_fmt(p, sizeof(p), kw_hist_quantile(h, 0.5), u);
+		kw_fmt(x, sizeof(x), h->max, u);
 		fprintf(f, "  %-28.28s %-6s %10s %9s %9s %9s\n", kw_probes[i].name,
 			kw_probes[i].unit, t, m, p, x);
 	}
@@ -274,8 +276,8 @@ static void print_cbs(FILE *f, const struct kw_recording *r)
 		const struct kw_cb *c = &r->cbs[i];
 
 		kw_fmt_ns(tot, sizeof(tot), c->ns);
-		fprintf(f, "  %-32.32s %#5x %5u %9llu %8s %12llu\n", c->sym, c->flags, c->depth,
-			(unsigned long long)c->calls, tot, (unsigned long long)c->bytes);
+		fprintf(f, "  %-32.32s %#5x %5u %9s %8s %12s\n", c->sym, c->flags, c->depth,
+			KW_COUNT(c->calls), tot, KW_BYTES(c->bytes));
 	}
 }
 
@@ -288,7 +290,7 @@ static void print_visits(FILE *f, const struct kw_recording *r)
 			total += r->visits[w * KW_NR_LEVELS * KW_NR_OUTCOMES + i];
 		if (!total)
 			continue;
-		fprintf(f, "\n%s visits: %llu\n", kw_walker_names[w], (unsigned long long)total);
+		fprintf(f, "\n%s visits: %s\n", kw_walker_names[w], KW_EXACT(total));
 		fprintf(f, "  %-7s %12s %12s %12s\n", "level", kw_outcome_name(w, 0),
 			kw_outcome_name(w, 1), kw_outcome_name(w, 2));
 		for (int l = 0; l < KW_NR_LEVELS; l++) {
@@ -296,8 +298,8 @@ static void print_visits(FILE *f, const struct kw_recording *r)
 
 			if (!v[0] && !v[1] && !v[2])
 				continue;
-			fprintf(f, "  %-7d %12llu %12llu %12llu\n", l - 1, (unsigned long long)v[0],
-				(unsigned long long)v[1], (unsigned long long)v[2]);
+			fprintf(f, "  %-7d %12s %12s %12s\n", l - 1, KW_EXACT(v[0]), KW_EXACT(v[1]),
+				KW_EXACT(v[2]));
 		}
 	}
 }
@@ -322,7 +324,7 @@ static void fmt_counter(char *buf, size_t len, double v, int c)
 	if (kw_counters[c - 1].ns)
 		kw_fmt_ns(buf, len, v);
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
+		kw_fmt_count_exact(buf, len, v);
 }
 
 /* "LABEL VALUE (of N calls, RATIO PER_LABEL, NOTE, TIME)" */
@@ -335,13 +337,14 @@ static void print_item(FILE *f, const struct kw_recording *r, const struct kw_re
 	fmt_counter(v, sizeof(v), c[it->c - 1], it->c);
 	fprintf(f, "%s %s", it->label, v);
 	if (it->of_calls)
-		fprintf(f, "%sof %llu calls", n++ ? ", " : " (",
-			(unsigned long long)r->funcs[it->of_calls - 1].calls);
+		fprintf(f, "%sof %s calls", n++ ? ", " : " (",
+			KW_EXACT(r->funcs[it->of_calls - 1].calls));
 	if (it->per) {
 		if (kw_counters[it->c - 1].ns)
 			kw_fmt_ns(part, sizeof(part), kw_ratio(c[it->c - 1], c[it->per - 1]));
 		else
-			snprintf(part, sizeof(part), "%.2f", kw_ratio(c[it->c - 1], c[it->per - 1]));
+			kw_fmt_count_exact(part, sizeof(part),
+					   kw_ratio(c[it->c - 1], c[it->per - 1]));
 		fprintf(f, "%s%s %s", n++ ? ", " : " (", part, it->per_label);
 	}
 	if (it->note)
@@ -364,9 +367,9 @@ static bool print_line(FILE *f, const struct kw_recording *r, const struct kw_re
 	if (l->table) {
 		fprintf(f, "  %-30s %12s %14s\n", l->table, l->table_heads[0], l->table_heads[1]);
 		for (int e = 0; e < KW_NR_ENCL; e++)
-			fprintf(f, "    %-28s %12llu %14llu\n", kw_encl_names[e],
-				(unsigned long long)r->counters[l->table_cols[0] - 1 + e],
-				(unsigned long long)r->counters[l->table_cols[1] - 1 + e]);
+			fprintf(f, "    %-28s %12s %14s\n", kw_encl_names[e],
+				KW_EXACT(r->counters[l->table_cols[0] - 1 + e]),
+				KW_EXACT(r->counters[l->table_cols[1] - 1 + e]));
 		return true;
 	}
 	fprintf(f, "  %s", l->prefix ? l->prefix : "");
@@ -393,8 +396,7 @@ static void print_section(FILE *f, const struct kw_recording *r, const struct kw
 	if (!shown) {
 		fprintf(f, "  %s\n", s->absent);
 	} else if (s->none && !r->counters[s->none - 1]) {
-		fprintf(f, "  %llu %s\n", (unsigned long long)r->funcs[s->probe - 1].calls,
-			s->none_text);
+		fprintf(f, "  %s %s\n", KW_EXACT(r->funcs[s->probe - 1].calls), s->none_text);
 	} else {
 		for (int i = 0; i < KW_REPORT_LINES; i++) {
 			const struct kw_report_line *l = &s->lines[i];
@@ -474,13 +476,12 @@ static void print_fast_fixed(FILE *f, const struct kw_recording *r)
 		return;
 	/* a lost run of its programs may be a fixed fault not counted: a bound, not a count */
 	if (fn->lost_runs)
-		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %lld-%llu of %llu-%llu calls\n",
-			fixed, (unsigned long long)(fixed + fn->lost_runs),
-			(unsigned long long)fn->calls,
-			(unsigned long long)(fn->calls + fn->lost_runs));
+		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %s-%s of %s-%s calls\n",
+			KW_EXACT(fixed), KW_EXACT(fixed + fn->lost_runs), KW_EXACT(fn->calls),
+			KW_EXACT(fn->calls + fn->lost_runs));
 	else
-		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %lld of %llu calls\n", fixed,
-			(unsigned long long)fn->calls);
+		fprintf(f, "  fixed without mmu_lock (RET_PF_FIXED): %s of %s calls\n",
+			KW_EXACT(fixed), KW_EXACT(fn->calls));
 }
 
 static json_t *fast_pf_json(const struct kw_recording *r)
@@ -524,8 +525,8 @@ static void print_extra_outro(FILE *f, const struct kw_recording *r, enum kw_rep
 	fprintf(f, "  fast_page_fault returns:");
 	for (int i = 0; i < KW_NR_PF_RET; i++)
 		if (c[KW_C_PF_RET + i])
-			fprintf(f, " %s %llu", r->pf_ret_names[i][0] ? r->pf_ret_names[i] : "?",
-				(unsigned long long)c[KW_C_PF_RET + i]);
+			fprintf(f, " %s %s", r->pf_ret_names[i][0] ? r->pf_ret_names[i] : "?",
+				KW_EXACT(c[KW_C_PF_RET + i]));
 	fputc('\n', f);
 	print_fast_fixed(f, r);
 }
@@ -585,7 +586,7 @@ static void print_trigs(FILE *f, const struct kw_recording *r)
 			fprintf(f, " %s\n  %-25s", what, "");
 			what[0] = 0;
 		}
-		fprintf(f, " %-27.27s %7s %9llu %6s\n", what, pid, (unsigned long long)t->calls, tot);
+		fprintf(f, " %-27.27s %7s %9s %6s\n", what, pid, KW_COUNT(t->calls), tot);
 	}
 }
 
@@ -628,8 +629,8 @@ static void print_memslot_ops(FILE *f, const struct kw_recording *r)
 			kw_fmt_ns(tot, sizeof(tot), ops[op].ns);
 			kw_fmt_ns(mean, sizeof(mean), (double)ops[op].ns / ops[op].calls);
 		}
-		fprintf(f, "  %-20s %9llu %9s %9s\n", op ? kw_memslot_op_names[op] : "none",
-			(unsigned long long)ops[op].calls, tot, mean);
+		fprintf(f, "  %-20s %9s %9s %9s\n", op ? kw_memslot_op_names[op] : "none",
+			KW_COUNT(ops[op].calls), tot, mean);
 	}
 	fprintf(f, "  time: the ioctl's, entry to return, refusals included%s\n",
 		ops[KW_MS_NONE].calls ? ";" : "");
@@ -689,17 +690,17 @@ static void print_vms(FILE *f, const struct kw_recording *r)
 			}
 		}
 		kw_fmt_ns(tot, sizeof(tot), ns);
-		fprintf(f, "  %7u %-15.15s %-20.20s %10llu %10llu %9s\n", vm->pid, vm->comm,
-			vm->vm[0] ? vm->vm : "-", (unsigned long long)ioctls,
-			(unsigned long long)walks, tot);
+		fprintf(f, "  %7u %-15.15s %-20.20s %10s %10s %9s\n", vm->pid, vm->comm,
+			vm->vm[0] ? vm->vm : "-", KW_COUNT(ioctls), KW_COUNT(walks), tot);
 	}
 	for (size_t v = 0; v < r->nvms; v++) {
 		const struct kw_vm *vm = &r->vms[v];
 
 		fprintf(f, "\n  %s (pid %u, %s)\n", vm->vm[0] ? vm->vm : "-", vm->pid, vm->comm);
 		if (vm->unseen)
-			fprintf(f, "    --vm: %llu probe runs before kvmwalk read its name, not recorded\n",
-				(unsigned long long)vm->unseen);
+			fprintf(f,
+				"    --vm: %s probe runs before kvmwalk read its name, not recorded\n",
+				KW_EXACT(vm->unseen));
 		for (int p = 0; p < KW_NR_PROBES; p++) {
 			__u64 calls = 0, ns = 0;
 			char c[16], t[16];
@@ -731,15 +732,15 @@ static void print_lost(FILE *f, const struct kw_recording *r, __u64 missed, __u6
 	char item[160];
 	int col;
 
-	col = fprintf(f, "  lost: missed exits %llu, dropped entries %llu",
-		      (unsigned long long)missed, (unsigned long long)dropped);
+	col = fprintf(f, "  lost: missed exits %s, dropped entries %s", KW_EXACT(missed),
+		      KW_EXACT(dropped));
 	for (int i = 0; i < KW_NR_COUNTERS; i++) {
 		int n;
 
 		if (!kw_counters[i].lost || kw_counters[i].lost_own_line)
 			continue;
-		n = snprintf(item, sizeof(item), "%s %llu", kw_counters[i].lost,
-			     (unsigned long long)r->counters[i]);
+		n = snprintf(item, sizeof(item), "%s %s", kw_counters[i].lost,
+			     KW_EXACT(r->counters[i]));
 		if (col + 2 + n + 1 > 80) {
 			fputs(",\n        ", f);
 			col = 8;
@@ -752,8 +753,8 @@ static void print_lost(FILE *f, const struct kw_recording *r, __u64 missed, __u6
 	fputc('\n', f);
 	for (int i = 0; i < KW_NR_COUNTERS; i++)
 		if (kw_counters[i].lost_own_line && r->counters[i])
-			fprintf(f, "        %s %llu\n", kw_counters[i].lost,
-				(unsigned long long)r->counters[i]);
+			fprintf(f, "        %s %s\n", kw_counters[i].lost,
+				KW_EXACT(r->counters[i]));
 }
 
 static void print_overhead(FILE *f, const struct kw_recording *r)
@@ -776,8 +777,8 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 		kw_fmt_ns(a, sizeof(a), kw_overhead_ns_per_run(r));
 		kw_fmt_ns(b, sizeof(b), r->overhead.run_ns);
 		kw_fmt_ns(m, sizeof(m), ns);
-		fprintf(f, "  all programs (triggers included): %llu runs, %s per run, %s\n",
-			(unsigned long long)r->overhead.run_cnt, a, b);
+		fprintf(f, "  all programs (triggers included): %s runs, %s per run, %s\n",
+			KW_EXACT(r->overhead.run_cnt), a, b);
 		if (isnan(share))
 			fprintf(f, "  no time measured to set it against (%s: none)\n", of);
 		else
@@ -795,8 +796,8 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 				continue;
 			kw_fmt_ns(a, sizeof(a), (double)fn->bpf_ns / fn->bpf_runs);
 			kw_fmt_ns(b, sizeof(b), fn->bpf_ns);
-			fprintf(f, "  %-40.40s %12llu %10s %10s\n", kw_probes[i].name,
-				(unsigned long long)fn->bpf_runs, a, b);
+			fprintf(f, "  %-40.40s %12s %10s %10s\n", kw_probes[i].name,
+				KW_COUNT(fn->bpf_runs), a, b);
 		}
 	}
 	for (int i = 0; i < KW_NR_PROBES; i++) {
@@ -805,13 +806,14 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 	}
 	if (r->overhead.recursion_misses)
 		fprintf(f,
-			"  %llu program runs skipped by the kernel's recursion guard (a probe\n"
+			"  %s program runs skipped by the kernel's recursion guard (a probe\n"
 			"  preempted by another task hitting the same probe on its CPU)\n",
-			(unsigned long long)r->overhead.recursion_misses);
+			KW_EXACT(r->overhead.recursion_misses));
 	print_lost(f, r, missed, dropped);
 	if (r->meta.exited_folded)
-		fprintf(f, "        rows of exited processes past %d kept, folded into 'exited' %llu\n",
-			KW_KEEP_EXITED, (unsigned long long)r->meta.exited_folded);
+		fprintf(f,
+			"        rows of exited processes past %d kept, folded into 'exited' %s\n",
+			KW_KEEP_EXITED, KW_EXACT(r->meta.exited_folded));
 }
 
 static void print_hists(FILE *f, const struct kw_recording *r)
@@ -863,11 +865,11 @@ static void print_lost_notice(FILE *f, const struct kw_recording *r)
 
 	if (!lost)
 		return;
-	fprintf(f, "\nLost runs: the kernel skipped %llu runs of kvmwalk's programs\n"
+	fprintf(f, "\nLost runs: the kernel skipped %s runs of kvmwalk's programs\n"
 		   "  (attach %s%s%s). The counts of the functions that lost them are\n"
 		   "  lower bounds, by up to their lost runs (see Functions); --attach kprobe\n"
 		   "  loses none.\n",
-		(unsigned long long)lost, r->meta.attach[0] ? r->meta.attach : "?",
+		KW_EXACT(lost), r->meta.attach[0] ? r->meta.attach : "?",
 		r->meta.preempt[0] ? ", preempt " : "", r->meta.preempt);
 }
 

@@ -80,7 +80,9 @@ struct kw_change {
 /*
  * The change of one metric from base to new runs. Hodges-Lehmann works on log values when every
  * value is positive, so the shift is a ratio (new = 0.53 * base gives exactly -47 %), and on raw
- * values divided by the base median otherwise (counters that can be 0). level is the confidence
+ * values divided by the base median otherwise (counters that can be 0): then, when no value is
+ * negative, the interval and the estimate are cut to -100 % (a count or a time cannot fall
+ * below 0; stats.c says why that keeps the coverage). level is the confidence
  * asked for (0.95). Returns 0 or -errno (-EINVAL for no runs on a side or a NAN value).
  */
 int kw_change(const double *base, size_t n_base, const double *new, size_t n_new, double level,

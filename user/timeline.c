@@ -81,19 +81,10 @@ static double rate(const struct kw_tl_row *row, int c)
 	return row->v[c] / row->len / (c == KW_TL_WALK_NS ? 1e6 : 1);
 }
 
-/* At most 10 columns: "-", "0", "<0.01", "0.52", "12.3", "4096", "1.23M". */
+/* A count per second as every count (fmt.h), "-" for NAN: "0", "<0.01", "0.52", "4,096". */
 static void fmt_rate(char *buf, size_t len, double v)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (v == 0)
-		snprintf(buf, len, "0");
-	else if (v < 0.01)
-		snprintf(buf, len, "<0.01");
-	else if (v < 1e6)
-		snprintf(buf, len, "%.*f", v < 10 ? 2 : v < 100 ? 1 : 0, v);
-	else
-		kw_fmt_count(buf, len, v);
+	kw_fmt_count(buf, len, v);
 }
 
 int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
@@ -249,33 +240,48 @@ json_t *kw_timeline_json(const struct kw_recording *r)
 
 /* ---- SVG: one panel per measured column, a step per interval, a shared time axis ------------- */
 
+/*
+ * Laid out by the width of its text (svg.h): the title cut to the page, the recording's line
+ * wrapped, each panel's heading cut before its "max" on the right; every panel has its y axis
+ * (its column's unit: per s, or ms per s) and the time axis.
+ */
 #define W 760
 #define LEFT 70
 #define RIGHT 24
-#define TOP 58
 #define PANEL_H 112
 #define PLOT_Y 24 /* the plot box below the panel's title */
 #define PLOT_H 64
 #define PW (W - LEFT - RIGHT)
-
-/* The smallest 1, 2 or 5 times a power of ten that is >= v (v > 0). */
-static double nice_ceil(double v)
-{
-	double p = pow(10, floor(log10(v))), m = v / p;
-
-	/* 1e-9: the floating point of v / p must not turn an exact 2 into 5 */
-	return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
-}
+#define LINE 14 /* a line of 11 px text */
 
 static double x_of(double t, double tmax)
 {
 	return LEFT + t / tmax * PW;
 }
 
-static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, double tmax)
+/* The panel's heading: its column in bold, what it counts cut to leave room for the max. */
+static void svg_heading(FILE *f, int c, double y, double max)
 {
-	double y0 = TOP + idx * PANEL_H, top = y0 + PLOT_Y, base = top + PLOT_H, max = 0, ymax;
-	double step = nice_ceil(tmax / 8);
+	char b[32], what[160], m[48];
+	double room;
+
+	fmt_rate(b, sizeof(b), max);
+	snprintf(m, sizeof(m), "max %s", b);
+	room = PW - kw_svg_text_width(cols[c].head, KW_SVG_FONT, true) -
+	       kw_svg_text_width(" ", KW_SVG_FONT, false) - kw_svg_text_width(m, 11, false) - 12;
+	kw_svg_fit(what, sizeof(what), cols[c].what, KW_SVG_FONT, false, room);
+	fprintf(f, "<text x=\"%d\" y=\"%.0f\"><tspan font-weight=\"bold\">%s</tspan> ", LEFT, y,
+		cols[c].head);
+	kw_svg_text(f, what);
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">%s"
+		   "</text>\n",
+		W - RIGHT, y, m);
+}
+
+static void svg_panel(FILE *f, const struct kw_recording *r, int c, double y0, double tmax)
+{
+	double top = y0 + PLOT_Y, base = top + PLOT_H, max = 0, ymax;
+	double step = kw_svg_nice_ceil(tmax / 8);
 	char b[32];
 
 	for (size_t i = 0; i < r->nintervals; i++) {
@@ -285,37 +291,33 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, dou
 		if (!isnan(rate(&row, c)))
 			max = fmax(max, rate(&row, c));
 	}
-	ymax = max > 0 ? nice_ceil(max) : 1;
-	fprintf(f, "<g>\n<text x=\"%d\" y=\"%.0f\"><tspan font-weight=\"bold\">%s</tspan> ", LEFT,
-		y0 + 16, cols[c].head);
-	kw_svg_text(f, cols[c].what);
-	fmt_rate(b, sizeof(b), max);
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">"
-		   "max %s</text>\n",
-		W - RIGHT, y0 + 16, b);
+	ymax = max > 0 ? kw_svg_nice_ceil(max) : 1;
+	fprintf(f, "<g>\n");
+	svg_heading(f, c, y0 + 16, max);
 	fprintf(f,
-		"<rect x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"none\" "
+		"<rect class=\"plot\" x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		"stroke=\"#999\"/>\n",
 		LEFT, top, PW, PLOT_H);
-	/* the y axis: 0, half and the top of the scale */
+	/* the y axis, in the column's unit: 0, half and the top of the scale */
+	fprintf(f, "<g class=\"y-axis\">\n");
 	for (int k = 0; k <= 2; k++) {
 		double y = base - k * PLOT_H / 2.0;
 
 		/* the scale's round numbers: 2.5, not 2.50 */
-		if (ymax * k / 2 < 1e6)
-			snprintf(b, sizeof(b), "%g", ymax * k / 2);
-		else
-			kw_fmt_count(b, sizeof(b), ymax * k / 2);
+		kw_fmt_tick(b, sizeof(b), ymax * k / 2, KW_UNIT_COUNT);
 		if (k == 1)
 			fprintf(f,
 				"<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" "
 				"stroke=\"#eee\"/>\n",
 				LEFT, y, W - RIGHT, y);
 		fprintf(f,
-			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" font-size=\"11\">%s"
-			"</text>\n",
-			LEFT - 5, y + 4, b);
+			"<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"#999\"/>"
+			"<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\" "
+			"font-size=\"11\">%s</text>\n",
+			LEFT - 4, y, LEFT, y, LEFT - 7, y + 4, b);
 	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"#333\"/>\n</g>\n",
+		LEFT, top, LEFT, base);
 	/* the time axis: a tick every 1, 2 or 5 x 10^n s, at most 8 of them */
 	for (int k = 0; k * step <= tmax * (1 + 1e-9); k++) {
 		double x = x_of(k * step, tmax);
@@ -324,7 +326,7 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, dou
 			"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"11\">%g"
 			"</text>\n",
-			x, top, x, base, x, base + 13, k * step);
+			x, top, x, base, x, base + 14, k * step);
 	}
 	/* one step per interval: its rate over its length */
 	fprintf(f, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\" d=\"M%.1f %.1f",
@@ -343,11 +345,12 @@ static void svg_panel(FILE *f, const struct kw_recording *r, int c, int idx, dou
 
 int kw_timeline_svg(FILE *f, const struct kw_recording *r, const char *name)
 {
-	double tmax = r->nintervals ? r->intervals[r->nintervals - 1].t : 0;
-	int np = 0, idx = 0, h;
+	double tmax = r->nintervals ? r->intervals[r->nintervals - 1].t : 0, top;
+	int np = 0, idx = 0, h, lines;
 	bool measured[KW_TL_NR] = {};
-	const char *base;
-	char title[64];
+	char title[512], sub[512], *lbuf = NULL;
+	size_t llen = 0;
+	FILE *lf;
 
 	if (!(tmax > 0))
 		tmax = 1;
@@ -360,21 +363,31 @@ int kw_timeline_svg(FILE *f, const struct kw_recording *r, const char *name)
 	}
 	for (int c = 0; c < KW_TL_NR; c++)
 		np += measured[c];
-	h = TOP + np * PANEL_H + 18;
+	/* the recording's line, wrapped to the page: the height depends on its lines */
+	snprintf(sub, sizeof(sub),
+		 "%s %s %s; %zu intervals, each a step: its count per second of its length; "
+		 "t: s since the start",
+		 r->meta.kernel, r->meta.arch, r->meta.kvm_mode, r->nintervals);
+	lf = open_memstream(&lbuf, &llen);
+	if (!lf)
+		return -ENOMEM;
+	lines = kw_svg_lines(lf, LEFT, 40, 11, LINE, PW, "font-size=\"11\"", sub);
+	fclose(lf);
+	top = 40 + (lines - 1) * LINE + 18;
+	h = (int)top + np * PANEL_H + 18;
 	kw_svg_begin(f, W, h);
-	/* the file's name without its folders: a long path would run off the page */
-	base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">kvmwalk report --timeline: ", LEFT);
-	snprintf(title, sizeof(title), "%s", base);
+	/* the file's name without its folders, cut to the page */
+	snprintf(sub, sizeof(sub), "kvmwalk report --timeline: %s",
+		 strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
+	kw_svg_fit(title, sizeof(title), sub, 15, false, PW);
+	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">", LEFT);
 	kw_svg_text(f, title);
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"40\" font-size=\"11\">", LEFT);
-	kw_svg_text(f, r->meta.kernel);
-	fprintf(f, " %s %s; %zu intervals, each a step: its count per second of its length; "
-		   "t: s since the start</text>\n",
-		r->meta.arch, r->meta.kvm_mode, r->nintervals);
+	fprintf(f, "</text>\n");
+	fputs(lbuf, f);
+	free(lbuf);
 	for (int c = 0; c < KW_TL_NR; c++)
 		if (measured[c])
-			svg_panel(f, r, c, idx++, tmax);
+			svg_panel(f, r, c, top + idx++ * PANEL_H, tmax);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">t (s)</text>\n",
 		LEFT + PW / 2, h - 4);
 	kw_svg_end(f);

@@ -264,8 +264,8 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 			for (int k = 1; k <= 4; k++)
 				snprintf(h[k], 16, "-");
 		}
-		fprintf(f, "  %-28.28s %9.1f %7s %7s %7s %7s %7s\n", row_name(r), r->rate, h[0],
-			h[1], h[2], h[3], h[4]);
+		fprintf(f, "  %-28.28s %9s %7s %7s %7s %7s %7s\n", row_name(r), KW_COUNT(r->rate),
+			h[0], h[1], h[2], h[3], h[4]);
 	}
 	if (!*nall)
 		fprintf(f, "  (no probe is attached)\n");
@@ -278,8 +278,8 @@ static void probe_rows(FILE *f, const struct kw_recording *prev, const struct kw
 
 		if (!d->top || strcmp(d->top_arch, cur->meta.arch))
 			continue;
-		fprintf(f, "%s%s/s %.1f (total %llu)", n_top++ ? ", " : "  ", d->top,
-			sub(now, before) / secs, (unsigned long long)now);
+		fprintf(f, "%s%s/s %s (total %s)", n_top++ ? ", " : "  ", d->top,
+			KW_COUNT(sub(now, before) / secs), KW_EXACT(now));
 	}
 	if (n_top)
 		fputc('\n', f);
@@ -367,8 +367,8 @@ static void print_vrow(FILE *f, const struct row *r, double secs, const char *in
 	else
 		snprintf(t[2], 16, "-");
 	kw_fmt_ns(t[3], 16, r->ns);
-	fprintf(f, "%s%-*.*s %9.1f %7s %7s %7s %7s\n", indent, w, w, row_name(r), r->rate, t[0],
-		t[1], t[2], t[3]);
+	fprintf(f, "%s%-*.*s %9s %7s %7s %7s %7s\n", indent, w, w, row_name(r), KW_COUNT(r->rate),
+		t[0], t[1], t[2], t[3]);
 }
 
 static int vm_rows(FILE *f, const struct kw_recording *prev, const struct kw_recording *cur,

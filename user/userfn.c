@@ -99,8 +99,8 @@ void kw_ufuncs_print(FILE *f, const struct kw_recording *r)
 		if (u->plan.reason[0])
 			print_reason(f, "why", u->plan.reason);
 		if (u->f.missed || u->f.dropped)
-			fprintf(f, "      %llu missed, %llu dropped\n",
-				(unsigned long long)u->f.missed, (unsigned long long)u->f.dropped);
+			fprintf(f, "      %s missed, %s dropped\n", KW_EXACT(u->f.missed),
+				KW_EXACT(u->f.dropped));
 	}
 	/* a trigger longer than its column ends the line, the numbers go on the next */
 	for (size_t k = 0; k < r->nutrigs; k++) {
@@ -118,7 +118,7 @@ void kw_ufuncs_print(FILE *f, const struct kw_recording *r)
 			fprintf(f, " %s\n  %-31s", what, "");
 			what = "";
 		}
-		fprintf(f, " %-23.23s %6s %13llu\n", what, pid, (unsigned long long)t->calls);
+		fprintf(f, " %-23.23s %6s %13s\n", what, pid, KW_EXACT(t->calls));
 	}
 }
 

@@ -47,11 +47,59 @@ static bool check_width(const char *buf, int cols, const char *what)
 	return true;
 }
 
+/* A count or a time falls by at most 100 %: no interval reaches below (kvm_stats can be < 0). */
+static void check_bounds(const struct kw_compare *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct kw_change *ch = &c->rows[i].change;
+
+		if (strcmp(c->rows[i].group, "kvm_stats") && ch->has_interval &&
+		    !ASSERT_TRUE(ch->ci_low_pct >= -100 && ch->shift_pct >= -100,
+				 c->rows[i].metric))
+			return;
+	}
+	for (size_t i = 0; i < c->nsections; i++)
+		for (size_t j = 0; j < c->sections[i].nlines; j++) {
+			const struct kw_change *ch = &c->sections[i].lines[j].change;
+
+			if (ch->has_interval &&
+			    !ASSERT_TRUE(ch->ci_low_pct >= -100, c->sections[i].lines[j].what))
+				return;
+		}
+}
+
+/*
+ * Every row of the text is named whole, once in its group: no two rows read alike however long
+ * their names (nested_unmap_empty_flushes and nested_unmap_empty_flush_ns were both cut to
+ * "nested_unmap_empty_fl").
+ */
+static void check_names(const struct kw_compare *c, const char *text)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const char *m = c->rows[i].metric, *p = text;
+		bool whole = false;
+
+		/* the name, then the end of its line or a space: not the start of a longer one */
+		while (!whole && (p = strstr(p, m))) {
+			p += strlen(m);
+			whole = *p == '\n' || *p == ' ';
+		}
+		if (!ASSERT_TRUE(whole, m))
+			return;
+		for (size_t j = i + 1; j < c->nrows && !strcmp(c->rows[j].group, c->rows[i].group);
+		     j++)
+			if (!ASSERT_TRUE(strcmp(c->rows[j].metric, m), "one row per name"))
+				return;
+	}
+}
+
 static void print_all(const struct kw_compare *c, const char *name)
 {
 	static const char *const ext[] = { "txt", "md", "json" };
 	char golden[64];
 	int fmt;
+
+	check_bounds(c);
 
 	for (fmt = KW_COMPARE_TEXT; fmt <= KW_COMPARE_JSON; fmt++) {
 		char *out = NULL;
@@ -62,8 +110,10 @@ static void print_all(const struct kw_compare *c, const char *name)
 			return;
 		ASSERT_EQ(kw_compare_print(f, c, fmt), 0, "print");
 		fclose(f);
-		if (fmt == KW_COMPARE_TEXT)
+		if (fmt == KW_COMPARE_TEXT) {
 			check_width(out, 72, "text: 72 columns, no tabs");
+			check_names(c, out);
+		}
 		snprintf(golden, sizeof(golden), "compare-%s.%s", name, ext[fmt]);
 		ASSERT_GOLDEN(out, len, golden);
 		free(out);
@@ -72,6 +122,7 @@ static void print_all(const struct kw_compare *c, const char *name)
 
 static void compare_recordings(void);
 static const char *warning_of(const struct kw_compare *c, const char *start);
+static void free_side(struct kw_recording *r, size_t n);
 
 void test_compare(void)
 {
@@ -173,6 +224,46 @@ static const struct kw_compare_line *line_of(const struct kw_compare *c, int cha
 	return NULL;
 }
 
+const char *kw_test_svg_problem(const char *svg);
+
+/*
+ * The plot read at a glance (test_svg.c): every text inside the page and apart, none over the
+ * bars, a y axis per panel; with the fixtures' kernel releases and with long ones, which the
+ * title used to run off the page with.
+ */
+static void plot_readable(struct kw_recording *base, struct kw_recording *new,
+			  const char *functions)
+{
+	char kernel[2][sizeof(base->meta.kernel)], *buf = NULL;
+	const char *p;
+	size_t len = 0;
+	FILE *f;
+
+	memcpy(kernel[0], base[0].meta.kernel, sizeof(kernel[0]));
+	memcpy(kernel[1], new[0].meta.kernel, sizeof(kernel[1]));
+	for (int pass = 0; pass < 3; pass++) {
+		f = open_memstream(&buf, &len);
+		if (!ASSERT_TRUE(f, "open_memstream"))
+			break;
+		if (pass) {
+			snprintf(base[0].meta.kernel, sizeof(base[0].meta.kernel), "%s",
+				 "7.3.4-kvmwalk-base-with-a-long-local-version-string+deb13-arm64");
+			snprintf(new[0].meta.kernel, sizeof(new[0].meta.kernel), "%s",
+				 "7.3.4-kvmwalk-patched-with-a-long-local-version+deb13-arm64");
+		}
+		/* the last pass: every timed function, not only the split */
+		ASSERT_EQ(kw_compare_plot(f, base, 3, new, 3, pass == 2 ? NULL : functions), 0,
+			  "plot");
+		fclose(f);
+		p = kw_test_svg_problem(buf);
+		ASSERT_FALSE(p, p ?: "compare plot readable");
+		free(buf);
+		buf = NULL;
+	}
+	memcpy(base[0].meta.kernel, kernel[0], sizeof(kernel[0]));
+	memcpy(new[0].meta.kernel, kernel[1], sizeof(kernel[1]));
+}
+
 /* Recordings of the compare-split vmtest case: 3 runs on 6.12 against 3 on 7.3 (arm64, VHE). */
 static void test_compare_split(void)
 {
@@ -241,6 +332,7 @@ static void test_compare_split(void)
 		ASSERT_EQ(kw_compare_plot(f, base, 3, new, 3, o.functions), 0, "plot");
 		fclose(f);
 		ASSERT_GOLDEN(out, len, "compare-split.svg");
+		plot_readable(base, new, o.functions);
 	}
 out:
 	free(out);
@@ -626,6 +718,49 @@ out:
 }
 
 /*
+ * The probe overhead warning says a number that differs: split-7.3 against copies of itself
+ * whose overhead share is 0.02 points higher, every duration unchanged (0.0 %). It printed
+ * "probe overhead differs by 0.0 points", which nobody can act on; 1 point more is warned.
+ */
+static void test_compare_overhead(void)
+{
+	struct kw_recording base[3] = {}, new[3] = {};
+	const char *bp[3], *np[3];
+	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN };
+	struct kw_compare c = {};
+	const char *w;
+
+	if (!load_side("split-7.3", 3, base, bp) || !load_side("split-7.3", 3, new, np))
+		goto out;
+	for (int k = 0; k < 2; k++) {
+		double more = k ? 0.01 : 0.0002;
+
+
+		for (int i = 0; i < 3; i++) {
+			struct kw_overhead *oh = &new[i].overhead;
+
+			oh->run_ns = (__u64)((kw_run_cost_share(&base[i], NULL) + more) *
+					     (double)oh->measured_ns);
+		}
+		if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build overhead"))
+			goto out;
+		if (!ASSERT_TRUE(c.base.overhead_known && c.new.overhead_known, "shares known"))
+			goto out;
+		w = warning_of(&c, "probe overhead differs");
+		if (!k)
+			ASSERT_FALSE(w, w ?: "0.02 points: no warning");
+		else
+			ASSERT_TRUE(w && strstr(w, "differs by 1.0 points"),
+				    w ?: "1 point: warned");
+		kw_compare_free(&c);
+	}
+out:
+	kw_compare_free(&c);
+	free_side(base, 3);
+	free_side(new, 3);
+}
+
+/*
  * An arm64 A/B of the skip-level split series, hand-made: each run creates two memslots,
  * enables dirty logging on the 16 MiB one (8 eager splits of 2 MiB), reads the log once and
  * disables logging. The change removes the 4096 level-3 split visits and cuts the enable's time
@@ -829,6 +964,7 @@ static void compare_recordings(void)
 {
 	test_compare_conditions();
 	test_compare_warnings();
+	test_compare_overhead();
 	test_compare_names();
 	test_compare_memslot();
 	test_compare_split();

@@ -78,6 +78,7 @@ static void changes(void)
 	double base[] = { 100, 104, 97, 101, 99 }, same[] = { 100, 104, 97, 101, 99 };
 	double faster[5], overlap[] = { 100, 103, 96, 105, 98 };
 	double flushes[] = { 262144, 262144, 262150, 262144, 262160 }, none[] = { 0, 0, 0, 0, 0 };
+	double spread[] = { 16.5, 17.24, 18.0 }, below[] = { -1, -2, -1.5 };
 	struct kw_change c;
 	int i;
 
@@ -119,6 +120,18 @@ static void changes(void)
 	ASSERT_NEAR(c.delta_pct, -100, 0, "to zero: delta");
 	ASSERT_NEAR(c.shift_pct, -100, 0.01, "to zero: shift");
 	ASSERT_TRUE(c.significant, "to zero: significant");
+	/*
+	 * a time that falls to 0 from runs that spread: the raw interval reached -104.4 %
+	 * (-18.0 / 17.24); a time cannot fall by more than all of it
+	 */
+	kw_change(spread, 3, none, 3, 0.95, KW_CI_HODGES_LEHMANN, &c);
+	ASSERT_NEAR(c.delta_pct, -100, 0, "spread to zero: delta");
+	ASSERT_TRUE(c.ci_low_pct >= -100 && c.ci_high_pct >= -100, "no interval below -100 %");
+	ASSERT_TRUE(c.shift_pct >= -100, "no estimate below -100 %");
+	ASSERT_TRUE(c.significant, "spread to zero: significant");
+	/* a value that can be negative (a level's delta) has no such bound */
+	kw_change(spread, 3, below, 3, 0.95, KW_CI_HODGES_LEHMANN, &c);
+	ASSERT_TRUE(c.ci_low_pct < -100, "negative values: not cut");
 	kw_change(none, 5, flushes, 5, 0.95, KW_CI_HODGES_LEHMANN, &c);
 	ASSERT_TRUE(isnan(c.delta_pct), "from zero: no percentage");
 	ASSERT_FALSE(c.has_interval || c.significant, "from zero: no interval");

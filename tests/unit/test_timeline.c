@@ -159,11 +159,46 @@ static void old_intervals(void)
 	ASSERT_TRUE(isnan(row.v[KW_TL_FLUSHES]) && isnan(row.v[KW_TL_WALK_NS]), "not measured");
 	buf = print(&r, text, &len);
 	if (ASSERT_TRUE(buf, "old text"))
-		ASSERT_TRUE(strstr(buf, "\n    1.00      10804          0          -          -"
+		ASSERT_TRUE(strstr(buf, "\n    1.00     10,804          0          -          -"
 					"          -          -\n"),
 			    "old: - for what it cannot say");
 	free(buf);
 	kw_recording_free(&r);
+}
+
+const char *kw_test_svg_problem(const char *svg);
+
+/*
+ * The plot read at a glance (test_svg.c): every text inside the page and apart, a y axis per
+ * panel; with the fixture's names and with a long file name and kernel release, which it fits.
+ */
+static void readable(struct kw_recording *r, const char *name)
+{
+	char kernel[sizeof(r->meta.kernel)], *buf = NULL;
+	const char *p;
+	size_t len = 0;
+	FILE *f;
+
+	memcpy(kernel, r->meta.kernel, sizeof(kernel));
+	for (int pass = 0; pass < 2; pass++) {
+		f = open_memstream(&buf, &len);
+		if (!ASSERT_TRUE(f, "open_memstream"))
+			break;
+		if (pass)
+			snprintf(r->meta.kernel, sizeof(r->meta.kernel), "%s",
+				 "7.3.4-kvmwalk-patched-with-a-long-local-version+deb13-arm64");
+		ASSERT_EQ(kw_timeline_svg(f, r,
+					  pass ? "/var/tmp/migrations/2026-12-04/a-recording-with-"
+						 "a-long-name-of-a-live-migration-of-vm-42.json"
+					       : name),
+			  0, "svg");
+		fclose(f);
+		p = kw_test_svg_problem(buf);
+		ASSERT_FALSE(p, p ?: "timeline plot readable");
+		free(buf);
+		buf = NULL;
+	}
+	memcpy(r->meta.kernel, kernel, sizeof(kernel));
 }
 
 void test_timeline(void)
@@ -180,6 +215,7 @@ void test_timeline(void)
 	golden(&r, text, "timeline-split.txt", 80);
 	golden(&r, kw_timeline_csv, "timeline-split.csv", 0);
 	golden(&r, svg, "timeline-split.svg", 0);
+	readable(&r, "split-7.3-vhe.json");
 
 	/* written and read back, the intervals are the same, byte for byte */
 	f = open_memstream(&a, &alen);

@@ -34,6 +34,10 @@ fail() {
 	[ -n "$first_failure" ] || first_failure=$*
 }
 
+# grouped N: N as kvmwalk's text writes a count, with thousands separators (user/fmt.c):
+# 524289 -> 524,289, -2048 -> -2,048. For the checks that read report.txt.
+grouped() { sed -E ':a; s/^(-?[0-9]+)([0-9]{3})/\1,\2/; ta' <<<"$1"; }
+
 # eq WHAT GOT WANT
 eq() { [ "$2" = "$3" ] || fail "$1 = $2, want $3"; }
 
