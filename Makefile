@@ -214,11 +214,15 @@ includecheck:
 	$(Q)scripts/check-includes --layers
 
 # A plain build installs nothing; the test targets install their groups (tests/build/test-deps).
+# make demo prints the report first (tests/build/test-demo). Each tests/build/test-* in name order.
+BUILD_TESTS := $(sort $(wildcard tests/build/test-*))
 .PHONY: buildcheck
 buildcheck:
 	$(Q)mkdir -p $(HOSTOUT)
-	$(Q)tests/build/test-deps > $(HOSTOUT)/test-deps.log 2>&1 || { cat $(HOSTOUT)/test-deps.log; exit 1; }
-	$(Q)tail -n 1 $(HOSTOUT)/test-deps.log
+	$(Q)for t in $(BUILD_TESTS); do n=$${t##*/}; \
+		$$t > $(HOSTOUT)/$$n.log 2>&1 || { cat $(HOSTOUT)/$$n.log; exit 1; }; \
+		tail -n 1 $(HOSTOUT)/$$n.log; \
+	done
 
 vmtest-quick: setup
 	$(Q)scripts/vmtest --suite quick $(VMTEST_ARGS)
