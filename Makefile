@@ -204,8 +204,18 @@ unit: setup $(HOSTOUT)/unit/runner $(HOSTOUT)/unit/runner-san
 	$(Q)echo "unit tests under ASan+UBSan:"
 	$(Q)cd tests/unit && ASAN_OPTIONS=detect_leaks=1 ../../$(HOSTOUT)/unit/runner-san
 
+# --- make test: everything CI runs -------------------------------------------------------------
+# Installs the packages first (scripts/setup says what it will install and upgrade, and how much,
+# before apt-get runs; make test-plan says it without installing anything), makes each goal in
+# turn and ends with one line of totals (scripts/make-test).
+TEST_GOALS := unit includecheck buildcheck pkgcheck promcheck safety vmtest-quick
+.PHONY: test-plan
+test:
+	$(Q)scripts/make-test "$(SETUP_GROUPS)" $(TEST_GOALS)
+test-plan:
+	$(Q)scripts/setup --plan $(sort build static $(SETUP_GROUPS_test))
+
 # --- emulated hosts -----------------------------------------------------------------------------
-test: unit includecheck buildcheck pkgcheck promcheck safety vmtest-quick
 
 # No include loop between the units (a .c and its .h) of user/ and bpf/, and no include from a
 # lower layer to a higher one (the layers: scripts/include-layers; scripts/check-includes).
@@ -214,11 +224,15 @@ includecheck:
 	$(Q)scripts/check-includes --layers
 
 # A plain build installs nothing; the test targets install their groups (tests/build/test-deps).
+# make demo prints the report first (tests/build/test-demo). Each tests/build/test-* in name order.
+BUILD_TESTS := $(sort $(wildcard tests/build/test-*))
 .PHONY: buildcheck
 buildcheck:
 	$(Q)mkdir -p $(HOSTOUT)
-	$(Q)tests/build/test-deps > $(HOSTOUT)/test-deps.log 2>&1 || { cat $(HOSTOUT)/test-deps.log; exit 1; }
-	$(Q)tail -n 1 $(HOSTOUT)/test-deps.log
+	$(Q)for t in $(BUILD_TESTS); do n=$${t##*/}; \
+		$$t > $(HOSTOUT)/$$n.log 2>&1 || { cat $(HOSTOUT)/$$n.log; exit 1; }; \
+		tail -n 1 $(HOSTOUT)/$$n.log; \
+	done
 
 vmtest-quick: setup
 	$(Q)scripts/vmtest --suite quick $(VMTEST_ARGS)

@@ -469,6 +469,8 @@ static json_t *meta_json(const struct kw_meta *m)
 	json_object_set_new(o, "started", json_string(m->started));
 	json_object_set_new(o, "duration_s", json_real(m->duration_s));
 	json_object_set_new(o, "start_monotonic_ns", json_integer(m->start_monotonic_ns));
+	if (m->start_realtime_ns) /* optional: absent in older recordings and hand-made ones */
+		json_object_set_new(o, "start_realtime_ns", json_integer(m->start_realtime_ns));
 	json_object_set_new(o, "command", json_string(m->command));
 	json_object_set_new(o, "kvmwalk_command", json_string(m->kvmwalk_command));
 	json_object_set_new(o, "exit_status", json_integer(m->exit_status));
@@ -915,6 +917,7 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	r->meta.wall_ns = get_u64(m, "wall_ns");
 	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
 	r->meta.start_monotonic_ns = get_u64(m, "start_monotonic_ns");
+	r->meta.start_realtime_ns = get_u64(m, "start_realtime_ns");
 	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
 	r->meta.exited_folded = get_u64(m, "exited_folded");
 	pid_filter_from(json_object_get(m, "pid_filter"), &r->meta);

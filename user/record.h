@@ -196,6 +196,8 @@ struct kw_meta {
 	 * phases carry (start_ns), so a phase can be placed on the timeline. 0: not recorded.
 	 */
 	__u64 start_monotonic_ns;
+	/* CLOCK_REALTIME at that moment, ns since the epoch (report --timeline's UTC). 0: not recorded */
+	__u64 start_realtime_ns;
 	char command[512];	    /* the recorded command, "" for -d / Ctrl-C */
 	char kvmwalk_command[1024]; /* kvmwalk's own command line, shell-quoted; "" before 0.1 */
 	int exit_status;	    /* the command's, -1 if none */

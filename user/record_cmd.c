@@ -481,6 +481,7 @@ int record_main(int argc, char **argv)
 		plan_none(&r);
 	r.meta.duration_s = kw_mono_s() - start;
 	r.meta.start_monotonic_ns = start_ns;
+	r.meta.start_realtime_ns = start_real * 1e9;
 	memcpy(r.meta.pid_filter, cc->lo.pids, sizeof(r.meta.pid_filter));
 	r.meta.npid_filter = cc->lo.npids;
 	memcpy(r.meta.vm_filter, cc->lo.vms, sizeof(r.meta.vm_filter));

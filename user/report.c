@@ -2,6 +2,7 @@
 /* `kvmwalk report`: text and JSON views of a recording. Plain C on plain structs. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -38,27 +39,6 @@ static void rule(FILE *f, const char *title)
 	fprintf(f, "\n%s\n", title);
 }
 
-/* Wraps "a=b" items at 78 columns after a 12-column label. */
-static void wrap_params(FILE *f, const struct kw_meta *m)
-{
-	int col = 12;
-
-	fprintf(f, "  %-10s", "kvm");
-	if (!m->nparams)
-		fprintf(f, "(none)");
-	for (size_t i = 0; i < m->nparams; i++) {
-		int w = strlen(m->params[i].name) + strlen(m->params[i].value) + 2;
-
-		if (col > 12 && col + w > 78) {
-			fprintf(f, "\n%12s", "");
-			col = 12;
-		}
-		col += fprintf(f, "%s%s=%s", col > 12 ? " " : "", m->params[i].name,
-			       m->params[i].value);
-	}
-	fputc('\n', f);
-}
-
 /*
  * Words of text, the cursor at column col, continued lines at column indent, wrapped before
  * column 79. A word longer than a whole line (a kernel command line can carry one) is cut.
@@ -90,29 +70,96 @@ static void wrap_text(FILE *f, const char *label, const char *text)
 	wrap_words(f, 12, 12, text);
 }
 
-static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
+/* The lines text takes under a 12-column label (wrap_text()). */
+static int text_lines(const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int n = 0;
+
+	if (!m)
+		return 1;
+	wrap_text(m, "", text);
+	fclose(m);
+	for (size_t i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	free(buf);
+	return n;
+}
+
+/*
+ * The header's command on at most two lines, cut at a word with "..." when longer (true: then
+ * all of it is in "Recording").
+ */
+static bool head_command(char *buf, size_t len, const struct kw_meta *m)
+{
+	char cmd[sizeof(m->command)];
+	bool cut = false;
+
+	snprintf(cmd, sizeof(cmd), "%s", m->command);
+	for (;;) {
+		snprintf(buf, len, "%s%s", cmd, cut ? " ..." : "");
+		if (text_lines(buf) <= 2 || !strchr(cmd, ' '))
+			return cut;
+		*strrchr(cmd, ' ') = 0;
+		cut = true;
+	}
+}
+
+/*
+ * The header: which recording this is, in a few lines (kernel, host, when and how long, the
+ * command), so that the findings come right after it. How it was recorded is in "Recording",
+ * the host's conditions (the kernel command line, every KVM parameter) in "Test conditions",
+ * both further down.
+ */
+static void print_head(FILE *f, const struct kw_recording *r, const char *name)
 {
 	const struct kw_meta *m = &r->meta;
-	char pids[KW_MAX_PIDS * 12], opts[sizeof(pids) + 128];
+	__u64 lost = kw_recording_lost_runs(r);
+	char buf[sizeof(m->command) + 64], kind[256];
 
 	fprintf(f, "kvmwalk report: %s\n", name);
 	fprintf(f, "  %-10s%s (%s%s%s)\n", "kernel", m->kernel, m->arch, m->kvm_mode[0] ? ", " : "",
 		m->kvm_mode);
 	if (m->cond.recorded) {
-		/* the test conditions in a few lines; every KVM parameter is in Test conditions */
-		kw_report_conditions_head(f, r);
+		kw_report_host_kind(kind, sizeof(kind), &m->cond);
+		snprintf(buf, sizeof(buf), "%s, %s", m->hostname[0] ? m->hostname : "(no name)",
+			 kind);
+		wrap_text(f, "host", buf);
 	} else {
-		fprintf(f, "  %-10s%s\n", "host", m->hostname);
-		wrap_text(f, "cmdline", m->cmdline);
-		fprintf(f, "  %-10s%s\n", "cpu", m->cpu);
-		fprintf(f, "  %-10s%s (defrag %s)\n", "thp", m->thp, m->thp_defrag);
-		wrap_params(f, m);
+		wrap_text(f, "host", m->hostname[0] ? m->hostname : "(no name)");
 	}
-	fprintf(f, "  %-10s%s, %.2f s\n", "recorded", m->started, m->duration_s);
+	fprintf(f, "  %-10s%s, %.2f s", "recorded", m->started, m->duration_s);
+	/* -1: the recording ended before the command did (record sent it SIGTERM) */
+	if (m->command[0] && m->exit_status >= 0)
+		fprintf(f, "; the command exited %d", m->exit_status);
+	else if (m->command[0])
+		fprintf(f, "; the command had not exited");
+	fputc('\n', f);
 	if (m->command[0]) {
-		wrap_text(f, "command", m->command);
-		fprintf(f, "  %-10s%d\n", "exit", m->exit_status);
+		head_command(buf, sizeof(buf), m);
+		wrap_text(f, "command", buf);
 	}
+	/* before anything is counted: whether the counts are exact, or bounds */
+	if (lost) {
+		snprintf(buf, sizeof(buf),
+			 "%s runs of kvmwalk's programs, skipped by the kernel (attach %s%s%s): "
+			 "the counts of the functions that lost them are lower bounds, by up to "
+			 "their lost runs (see Functions); --attach kprobe loses none",
+			 KW_EXACT(lost), m->attach[0] ? m->attach : "?",
+			 m->preempt[0] ? ", preempt " : "", m->preempt);
+		wrap_text(f, "lost", buf);
+	}
+}
+
+/* How it was recorded: the probe set, the command's wall time, the options, the snapshots. */
+static void print_recording(FILE *f, const struct kw_recording *r)
+{
+	const struct kw_meta *m = &r->meta;
+	char pids[KW_MAX_PIDS * 12], opts[sizeof(pids) + 128], cmd[sizeof(m->command) + 64];
+
+	rule(f, "Recording");
 	/* since the timing set and bare runs: what it ran with, and the command's own times */
 	if (m->probe_set[0]) {
 		char set[192];
@@ -121,6 +168,8 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 			 kw_run_kind_names[kw_run_kind(r)]);
 		wrap_text(f, "probes", set);
 	}
+	if (m->command[0] && head_command(cmd, sizeof(cmd), m))
+		wrap_text(f, "command", m->command);
 	if (m->wall_ns) {
 		char t[16];
 
@@ -139,6 +188,13 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s", i ? ", " : "",
 				 m->vm_filter[i]);
 		wrap_text(f, "vm filter", vms);
+	}
+	if (r->nintervals) {
+		char iv[96];
+
+		snprintf(iv, sizeof(iv), "%zu snapshots: kvmwalk report --timeline (--csv, --plot)",
+			 r->nintervals);
+		wrap_text(f, "intervals", iv);
 	}
 }
 
@@ -242,14 +298,17 @@ static void print_funcs(FILE *f, const struct kw_recording *r)
 		print_lost_runs(f, fn);
 	}
 
-	rule(f, "Sizes");
-	fprintf(f, "  %-28s %-6s %10s %9s %9s %9s\n", "function", "unit", "total", "mean", "p50",
-		"max");
-	for (int i = 0; i < KW_NR_PROBES; i++) {
+	/* no heading without a row under it: none when no sized call was made */
+	for (int i = 0, head = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_hist *h = &r->funcs[i].size;
 
 		if (!kw_probe_in_arch(i, r->meta.arch) || !kw_probes[i].unit || !h->count)
 			continue;
+		if (!head++) {
+			rule(f, "Sizes");
+			fprintf(f, "  %-28s %-6s %10s %9s %9s %9s\n", "function", "unit", "total",
+				"mean", "p50", "max");
+		}
 		/* a size in bytes with binary prefixes, pages and gfns as counts (fmt.h) */
 		enum kw_unit u = strcmp(kw_probes[i].unit, "bytes") ? KW_UNIT_COUNT : KW_UNIT_BYTES;
 		char t[16], m[16], p[16], x[16];
@@ -695,12 +754,15 @@ static void print_vms(FILE *f, const struct kw_recording *r)
 	}
 	for (size_t v = 0; v < r->nvms; v++) {
 		const struct kw_vm *vm = &r->vms[v];
+		bool head = false;
 
-		fprintf(f, "\n  %s (pid %u, %s)\n", vm->vm[0] ? vm->vm : "-", vm->pid, vm->comm);
-		if (vm->unseen)
-			fprintf(f,
-				"    --vm: %s probe runs before kvmwalk read its name, not recorded\n",
+		if (vm->unseen) {
+			fprintf(f, "\n  %s (pid %u, %s)\n", vm->vm[0] ? vm->vm : "-", vm->pid,
+				vm->comm);
+			fprintf(f, "    --vm: %s probe runs before kvmwalk read its name, not recorded\n",
 				KW_EXACT(vm->unseen));
+			head = true;
+		}
 		for (int p = 0; p < KW_NR_PROBES; p++) {
 			__u64 calls = 0, ns = 0;
 			char c[16], t[16];
@@ -712,6 +774,11 @@ static void print_vms(FILE *f, const struct kw_recording *r)
 				}
 			if (!calls)
 				continue;
+			/* a process with no call has its row above, and no heading of its own */
+			if (!head)
+				fprintf(f, "\n  %s (pid %u, %s)\n", vm->vm[0] ? vm->vm : "-", vm->pid,
+					vm->comm);
+			head = true;
 			kw_fmt_count(c, sizeof(c), calls);
 			/* the per-entry callback probes count visits, untimed */
 			if (ns)
@@ -788,12 +855,14 @@ static void print_overhead(FILE *f, const struct kw_recording *r)
 				100 * share, m, of);
 		fprintf(f, "  a lower bound: BPF run-time statistics time the programs' bodies,\n"
 			   "  not the fentry trampoline or kprobe dispatch around each run\n");
-		fprintf(f, "  %-40s %12s %10s %10s\n", "probe", "runs", "per run", "total");
-		for (int i = 0; i < KW_NR_PROBES; i++) {
+		for (int i = 0, head = 0; i < KW_NR_PROBES; i++) {
 			const struct kw_func *fn = &r->funcs[i];
 
 			if (!fn->bpf_runs)
 				continue;
+			if (!head++)
+				fprintf(f, "  %-40s %12s %10s %10s\n", "probe", "runs", "per run",
+					"total");
 			kw_fmt_ns(a, sizeof(a), (double)fn->bpf_ns / fn->bpf_runs);
 			kw_fmt_ns(b, sizeof(b), fn->bpf_ns);
 			fprintf(f, "  %-40.40s %12s %10s %10s\n", kw_probes[i].name,
@@ -858,29 +927,13 @@ static void print_workload(FILE *f, const struct kw_recording *r)
 	}
 }
 
-/* Before anything is counted: whether the counts are exact, or bounds because runs were lost. */
-static void print_lost_notice(FILE *f, const struct kw_recording *r)
-{
-	__u64 lost = kw_recording_lost_runs(r);
-
-	if (!lost)
-		return;
-	fprintf(f, "\nLost runs: the kernel skipped %s runs of kvmwalk's programs\n"
-		   "  (attach %s%s%s). The counts of the functions that lost them are\n"
-		   "  lower bounds, by up to their lost runs (see Functions); --attach kprobe\n"
-		   "  loses none.\n",
-		KW_EXACT(lost), r->meta.attach[0] ? r->meta.attach : "?",
-		r->meta.preempt[0] ? ", preempt " : "", r->meta.preempt);
-}
-
 int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 {
 	struct kw_findings fs;
 
 	kw_findings_compute(r, &fs);
-	print_meta(f, r, name);
+	print_head(f, r, name);
 	/* the report opens with what it found, right after saying which recording it is */
-	print_lost_notice(f, r);
 	kw_findings_print(f, &fs);
 	print_plan(f, r);
 	print_funcs(f, r);
@@ -892,13 +945,11 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	kw_ufuncs_print(f, r);
 	kw_kvmstats_print(f, r);
 	print_vms(f, r);
+	print_recording(f, r);
 	kw_report_conditions(f, r);
 	print_overhead(f, r);
 	print_workload(f, r);
 	print_hists(f, r);
-	if (r->nintervals)
-		fprintf(f, "\n%zu interval snapshots: kvmwalk report --timeline (--csv, --plot)\n",
-			r->nintervals);
 	return ferror(f) ? -EIO : 0;
 }
 

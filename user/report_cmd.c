@@ -41,13 +41,16 @@ static const struct argp_option report_options[] = {
 		 "recording's with length_s and the --timeline rates); with --timeline only the "
 		 "intervals" },
 	{ .name = "timeline", .key = OPT_TIMELINE,
-	  .doc = "one row per interval of a `record --interval SECS` recording, each column per "
-		 "second of that interval's own length: walks, split visits, range TLB flushes, "
-		 "empty flushes, dirty-log ioctls (KVM_GET_DIRTY_LOG, KVM_CLEAR_DIRTY_LOG) and the "
-		 "time in walks in ms per s (1000: one CPU busy); - where not measured" },
+	  .doc = "one row per interval of a `record --interval SECS` recording: its end in UTC (to "
+		 "line up with libvirt's logs; ~ when the recording knows it to about a second) and "
+		 "in s since the start, then each column per second of that interval's own length: "
+		 "walks, split visits, range TLB flushes, empty flushes, dirty-log ioctls "
+		 "(KVM_GET_DIRTY_LOG, KVM_CLEAR_DIRTY_LOG) and the time in walks in ms per s (1000: "
+		 "one CPU busy); then the interval's mean walk duration; - where not measured" },
 	{ .name = "csv", .key = OPT_CSV,
-	  .doc = "the timeline as CSV (implies --timeline): the rates, the raw counts, then "
-		 "every probe's calls and ns, every counter and visit of each interval" },
+	  .doc = "the timeline as CSV (implies --timeline): t, length and UTC, the rates and "
+		 "the mean walk duration, the raw counts, then every probe's calls and ns, every "
+		 "counter and visit of each interval" },
 	{ .name = "plot", .key = OPT_PLOT, .arg = "FILE.svg",
 	  .doc = "also write the timeline's rates over time as an SVG, one panel per column "
 		 "(implies --timeline)" },
@@ -98,19 +101,21 @@ static const struct argp report_argp = {
 	.options = report_options,
 	.parser = parse_report,
 	.args_doc = "FILE...",
-	.doc = "Prints a recording: the host (kernel, command line, CPU, KVM parameters, THP), its "
-	       "findings (each waste the recording proves, with its count, time and share, and the "
-	       "bundled change in patches/ that removes it; what was checked when none), the "
-	       "attach plan, per function calls, total, mean, p50/p90/p99/p99.9/max and a histogram, "
-	       "walks by callback, visits by level and outcome, flushes per unmap and empty flushes, "
-	       "calls per trigger, the test conditions, and the probes' own cost. Text fits 80 "
+	.doc = "Prints a recording: a header of a few lines (kernel and arch, the host, when and "
+	       "how long, the command), its findings (each waste the recording proves, with its "
+	       "count, time and share, and the bundled change in patches/ that removes it; what "
+	       "was checked when none), the attach plan, per function calls, total, mean, "
+	       "p50/p90/p99/p99.9/max and a histogram, walks by callback, visits by level and "
+	       "outcome, flushes per unmap and empty flushes, calls per trigger, how it was "
+	       "recorded, the test conditions (the kernel command line, every KVM parameter), and "
+	       "the probes' own cost. A section with nothing to show is left out. Text fits 80 "
 	       "columns.\n\n"
-	       "The test conditions (recordings since December 2026): the header says them in a "
-	       "few lines (bare metal, a VM or emulated, and by which hypervisor; online CPUs, SMT, "
-	       "NUMA nodes; THP, hugetlb pages, NUMA balancing; the mitigation options and the CPU "
-	       "vulnerabilities' states; the settings that change KVM's paths; the VM processes' "
-	       "VMMs), \"Test conditions\" after the findings has them all with what each was "
-	       "read from, and each VM process's command line (cut to 1023 bytes, secrets hidden), "
+	       "The test conditions (recordings since December 2026), in \"Test conditions\" "
+	       "after the findings, each with what it was read from: bare metal, a VM or "
+	       "emulated, and by which hypervisor (also in the header); online CPUs, SMT, NUMA "
+	       "nodes; THP, hugetlb pages, NUMA balancing; the mitigation options and the CPU "
+	       "vulnerabilities' states; the settings that change KVM's paths; and each VM "
+	       "process's command line (cut to 1023 bytes, secrets hidden), "
 	       "QEMU version (read from its binary), IPA size and eager split where kvmwalk can know "
 	       "them; --json has them as \"conditions\" and \"vms\". What could not be read is "
 	       "said unknown, never guessed.\n\n"
@@ -119,9 +124,10 @@ static const struct argp report_argp = {
 	       "than 1000 calls is the slowest call (to within its bucket), not a tail of its own. "
 	       "In --json the key is \"p99.9\" (jq: .\"p99.9\").\n\n"
 	       "--timeline prints the snapshots of `kvmwalk record --interval SECS` instead: one "
-	       "row per interval (t is its end, in seconds since the start; the last interval is "
-	       "partial and its rates use its real length), the columns an operator reads during "
-	       "a migration. Dirty-log ioctls are KVM_GET_DIRTY_LOG and KVM_CLEAR_DIRTY_LOG calls "
+	       "row per interval (its end in UTC, and t in seconds since the start; the last "
+	       "interval is partial and its rates use its real length), the columns an operator "
+	       "reads during a migration, and its mean walk duration (the intervals keep sums, not "
+	       "histograms: no percentile). Dirty-log ioctls are KVM_GET_DIRTY_LOG and KVM_CLEAR_DIRTY_LOG calls "
 	       "that returned (exact: kvm_vm_ioctl's own trigger rows); dirty logging's enable, "
 	       "a KVM_SET_USER_MEMORY_REGION(2), shows as the split visits it causes. A recording "
 	       "without intervals is an error (exit 1) that says to record with --interval.\n\n"

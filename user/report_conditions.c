@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Layer: views. The test conditions in `kvmwalk report` (report_conditions.h): the header keeps
- * them to a few lines so that the findings stay near the top; "Test conditions" has them all.
+ * Layer: views. The test conditions in `kvmwalk report` (report_conditions.h): the report's
+ * header names the host only, so that the findings stay near the top; "Test conditions",
+ * further down, has them all (the kernel command line, every KVM parameter).
  */
 #include <string.h>
 
@@ -9,13 +10,6 @@
 
 #include "fmt.h"
 #include "report_conditions.h"
-
-/* "  label     text", wrapped at 78 columns under the text */
-static void head(FILE *f, const char *label, const char *text)
-{
-	fprintf(f, "  %-10s", label);
-	kw_fmt_wrap(f, 12, 12, text);
-}
 
 /* "  label            text" of the full list, text wrapped under itself */
 static void item(FILE *f, const char *label, const char *text)
@@ -43,18 +37,6 @@ void kw_report_host_kind(char *dst, size_t len, const struct kw_conditions *c)
 		 c->hypervisor[0] ? ")" : "");
 }
 
-static void smt_nodes(char *dst, size_t len, const struct kw_conditions *c)
-{
-	char cpus[32] = "online CPUs unknown", nodes[32] = "NUMA nodes unknown";
-
-	if (c->cpus_online)
-		snprintf(cpus, sizeof(cpus), "%u online", c->cpus_online);
-	if (c->numa_nodes)
-		snprintf(nodes, sizeof(nodes), "%u NUMA node%s", c->numa_nodes,
-			 c->numa_nodes == 1 ? "" : "s");
-	snprintf(dst, len, "%s, SMT %s, %s", cpus, c->smt[0] ? c->smt : "unknown", nodes);
-}
-
 static void hugetlb(char *dst, size_t len, const struct kw_conditions *c)
 {
 	char pools[256];
@@ -69,96 +51,6 @@ static void mitigations(char *dst, size_t len, const struct kw_conditions *c)
 		 c->mitigations[0] ? c->mitigations
 				   : "the default (no mitigation option on the command "
 				     "line)");
-}
-
-/* the distinct VMMs of the VM processes with their counts: "kvmwalk-load x2; QEMU 10.0.2 x1" */
-static void vmms(char *dst, size_t len, const struct kw_recording *r)
-{
-	size_t used = 0;
-
-	dst[0] = 0;
-	for (size_t i = 0; i < r->nvms; i++) {
-		const struct kw_vm *v = &r->vms[i];
-		char name[160];
-		size_t n = 0;
-		bool seen = false;
-
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(r->vms[j].vmm, v->vmm) && !strcmp(r->vms[j].comm, v->comm) &&
-			       !strcmp(r->vms[j].vmm_version, v->vmm_version);
-		if (seen)
-			continue;
-		for (size_t j = i; j < r->nvms; j++)
-			n += !strcmp(r->vms[j].vmm, v->vmm) && !strcmp(r->vms[j].comm, v->comm) &&
-			     !strcmp(r->vms[j].vmm_version, v->vmm_version);
-		if (!strcmp(v->vmm, "qemu"))
-			snprintf(name, sizeof(name), "QEMU %s",
-				 v->vmm_version[0] ? v->vmm_version : "(version not read)");
-		else
-			snprintf(name, sizeof(name), "%s", v->vmm[0] ? v->vmm : v->comm);
-		used += snprintf(dst + used, used < len ? len - used : 0, "%s%s x%zu",
-				 used ? "; " : "", name, n);
-	}
-}
-
-void kw_report_conditions_head(FILE *f, const struct kw_recording *r)
-{
-	const struct kw_meta *m = &r->meta;
-	const struct kw_conditions *c = &m->cond;
-	char buf[1024], a[256], b[256], d[64];
-	size_t used = 0;
-
-	kw_report_host_kind(a, sizeof(a), c);
-	snprintf(buf, sizeof(buf), "%s, %s", m->hostname[0] ? m->hostname : "(no name)", a);
-	head(f, "host", buf);
-	head(f, "cmdline", m->cmdline);
-	smt_nodes(a, sizeof(a), c);
-	snprintf(buf, sizeof(buf), "%s; %s", m->cpu[0] ? m->cpu : "model unknown", a);
-	head(f, "cpu", buf);
-	/* the pools that have pages (Test conditions lists them all) */
-	a[0] = 0;
-	for (__u32 i = 0, n = 0; i < c->nhuge; i++)
-		if (c->huge[i].pages > 0)
-			n += snprintf(a + n, n < sizeof(a) ? sizeof(a) - n : 0, "%s%lld x %s",
-				      n ? ", " : "", c->huge[i].pages, c->huge[i].size);
-	if (!a[0])
-		snprintf(a, sizeof(a), "%s", c->nhuge ? "no pages" : "unknown");
-	kw_cond_numa_balancing_text(c->numa_balancing, d, sizeof(d));
-	/* "0 (off)": the word only */
-	if (strchr(d, '(') && d[strlen(d) - 1] == ')') {
-		d[strlen(d) - 1] = 0;
-		memmove(d, strchr(d, '(') + 1, strlen(strchr(d, '(')));
-	}
-	snprintf(buf, sizeof(buf), "THP %s (defrag %s); hugetlb %s; NUMA balancing %s", m->thp,
-		 m->thp_defrag, a, d);
-	head(f, "memory", buf);
-	kw_cond_vulns_summary(c, b, sizeof(b));
-	snprintf(buf, sizeof(buf), "%s; %s",
-		 c->mitigations[0] ? c->mitigations : "default mitigations", b);
-	head(f, "cpu bugs", buf);
-	/* the settings that change KVM's paths: the loaded modules' and arm64's own */
-	buf[0] = 0;
-	for (__u32 i = 0; i < c->nsettings; i++) {
-		const struct kw_cond_setting *s = &c->settings[i];
-
-		if (s->param && !strcmp(s->source, "module not loaded"))
-			continue;
-		/* "kvm.tdp_mmu=Y", "eager split per VM", "kvm-arm.mode not set" */
-		used += snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0,
-				 "%s%s%s%s", used ? ", " : "", s->name,
-				 !s->value[0]		? " not set"
-				 : strchr(s->name, ' ') ? " "
-							: "=",
-				 s->value);
-	}
-	if (c->ipa_limit)
-		used += snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0,
-				 "%sIPA limit %u bits", used ? ", " : "", c->ipa_limit);
-	head(f, "kvm", buf[0] ? buf : "no KVM setting read");
-	if (r->nvms) {
-		vmms(buf, sizeof(buf), r);
-		head(f, "vmm", buf);
-	}
 }
 
 static void print_vm(FILE *f, const struct kw_recording *r, const struct kw_vm *v)
@@ -201,20 +93,57 @@ static void print_vm(FILE *f, const struct kw_recording *r, const struct kw_vm *
 	kw_fmt_wrap(f, 19, 19, v->cmdline[0] ? v->cmdline : "(none read)");
 }
 
+/* every KVM module parameter, "a=b" items wrapped under one another */
+static void params(FILE *f, const struct kw_meta *m)
+{
+	char buf[4096];
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < m->nparams; i++)
+		used += snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0, "%s%s=%s",
+				 i ? " " : "", m->params[i].name, m->params[i].value);
+	item(f, "KVM parameters", m->nparams ? buf : "none");
+}
+
+/* A recording made before kvmwalk read the test conditions: what its meta has of them. */
+static void older(FILE *f, const struct kw_recording *r)
+{
+	const struct kw_meta *m = &r->meta;
+	char buf[256];
+
+	/* nothing known (a hand-made recording): no section */
+	if (!m->cmdline[0] && !m->cpu[0] && !m->thp[0] && !m->nparams && !m->preempt[0])
+		return;
+	fprintf(f, "\nTest conditions (a recording from before kvmwalk read them all)\n");
+	item(f, "cmdline", m->cmdline);
+	item(f, "cpu", m->cpu);
+	snprintf(buf, sizeof(buf), "%s, defrag %s", m->thp, m->thp_defrag);
+	item(f, "THP", m->thp[0] ? buf : "");
+	if (m->preempt[0]) {
+		snprintf(buf, sizeof(buf), "%s%s%s%s", m->preempt, m->preempt_src[0] ? " (" : "",
+			 m->preempt_src, m->preempt_src[0] ? ")" : "");
+		item(f, "preemption", buf);
+	}
+	params(f, m);
+}
+
 void kw_report_conditions(FILE *f, const struct kw_recording *r)
 {
 	const struct kw_meta *m = &r->meta;
 	const struct kw_conditions *c = &m->cond;
 	char buf[4096], a[256], d[32];
-	size_t used = 0;
 
-	if (!c->recorded)
+	if (!c->recorded) {
+		older(f, r);
 		return;
+	}
 	fprintf(f, "\nTest conditions\n");
 	kw_report_host_kind(a, sizeof(a), c);
 	item(f, "host", a);
 	item(f, "  because", c->host_evidence);
 	item(f, "machine", c->machine[0] ? c->machine : "no DMI, no device tree model");
+	item(f, "cmdline", m->cmdline);
 	item(f, "cpu", m->cpu);
 	snprintf(buf, sizeof(buf), "%u (%s)", c->cpus_online, c->cpus_online_list);
 	item(f, "online CPUs", c->cpus_online ? buf : "");
@@ -258,11 +187,7 @@ void kw_report_conditions(FILE *f, const struct kw_recording *r)
 		snprintf(buf, sizeof(buf), "%u bits (boot log)", c->ipa_limit);
 		item(f, "IPA size limit", c->ipa_limit ? buf : "");
 	}
-	buf[0] = 0;
-	for (size_t i = 0; i < m->nparams; i++)
-		used += snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0, "%s%s=%s",
-				 i ? " " : "", m->params[i].name, m->params[i].value);
-	item(f, "KVM parameters", m->nparams ? buf : "none");
+	params(f, m);
 	if (!r->nvms)
 		return;
 	fprintf(f, "\nVM processes (their command lines cut to %d bytes, secrets hidden)\n",

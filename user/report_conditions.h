@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Layer: views. The test conditions of a recording in `kvmwalk report` (report_conditions.c):
- * a few lines in the header (the host, CPUs, memory, CPU bugs, KVM's paths, the VMMs), the full
- * list in the "Test conditions" section further down, and its --json twin.
+ * the full list in the "Test conditions" section, after the findings, and its --json twin (the
+ * header names the host and its kind only).
  */
 #ifndef KW_REPORT_CONDITIONS_H
 #define KW_REPORT_CONDITIONS_H
@@ -11,9 +11,10 @@
 
 #include "record.h"
 
-/* The header's lines from "host" to "kvm" (and "vmm"), for a recording with conditions. */
-void kw_report_conditions_head(FILE *f, const struct kw_recording *r);
-/* "Test conditions": everything recorded (nothing for a recording without conditions). */
+/*
+ * "Test conditions": everything recorded; for a recording made before conditions were, what its
+ * meta has (the kernel command line, the CPU, THP, every KVM parameter).
+ */
 void kw_report_conditions(FILE *f, const struct kw_recording *r);
 /* report --json "conditions": null for a recording without them (jansson: the caller owns it) */
 struct json_t *kw_report_conditions_json(const struct kw_recording *r);

@@ -52,9 +52,9 @@ const char *kw_run_kind_how(enum kw_run_kind k);
 /*
  * The probes' own cost of a run (BPF run-time statistics: the programs' bodies, a lower bound
  * that leaves out the fentry trampoline and kprobe dispatch) against the time it measured:
- * full and cheap runs the outermost walks and x86 ops (overhead.measured_ns), timing runs the
- * operations the set times (VM ioctls, notifier invalidations, VM teardowns). 0 when unknown;
- * *what says what the time is of.
+ * full and cheap runs the outermost walks on arm64, the TDP MMU zaps and fast page faults on x86
+ * (overhead.measured_ns), timing runs the operations the set times (VM ioctls, notifier
+ * invalidations, VM teardowns). 0 when unknown; *what says what the time is of, for r's arch.
  */
 double kw_run_cost_share(const struct kw_recording *r, const char **what);
 

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `kvmwalk report --timeline`: what an operator reads during a migration, one row per
- * `record --interval` snapshot: walks, split visits, range TLB flushes, empty flushes,
- * dirty-log ioctls and the time in walks, each per second of the interval's own length (the
- * last interval is partial: its length is the difference of its t and the one before).
+ * `record --interval` snapshot, at its end in UTC and in s since the start: walks, split visits,
+ * range TLB flushes, empty flushes, dirty-log ioctls and the time in walks, each per second of
+ * the interval's own length (the last interval is partial: its length is the difference of its t
+ * and the one before), and the mean walk duration (no percentile: intervals keep no histogram).
  * Text (80 columns), CSV (the rates, the raw counts, then every probe, counter and visit of
  * the interval), JSON (report --json's "intervals") and an SVG with one panel per column.
  */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -46,6 +48,26 @@ static bool attached(const struct kw_recording *r, int p)
 }
 
 /*
+ * The recording's start on the wall clock, s since the epoch (0: not known). Exact from
+ * meta.start_realtime_ns (taken with start_monotonic_ns, t = 0); a recording made before it has
+ * only meta.started, the end of the recording to the second, so the start is that minus
+ * duration_s: about a second off (*exact false).
+ */
+static double start_utc(const struct kw_recording *r, bool *exact)
+{
+	struct tm tm = {};
+	const char *end;
+
+	*exact = r->meta.start_realtime_ns != 0;
+	if (*exact)
+		return r->meta.start_realtime_ns / 1e9;
+	end = strptime(r->meta.started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!end || *end)
+		return 0;
+	return (double)timegm(&tm) - r->meta.duration_s;
+}
+
+/*
  * What the row counts, NAN where the recording cannot say: the probe was not attached, or the
  * interval was recorded before intervals carried counters (!full: only calls and ns).
  */
@@ -53,16 +75,30 @@ void kw_timeline_row(const struct kw_recording *r, size_t i, struct kw_tl_row *r
 {
 	const struct kw_interval *iv = &r->intervals[i];
 	bool flushes = attached(r, KW_P_TLB_FLUSH_RANGE) || attached(r, KW_P_HYP_FLUSH_RANGE);
-	double n = 0;
+	double n = 0, start = start_utc(r, &row->utc_exact);
 	bool walks = attached(r, KW_P_PGT_WALK) || attached(r, KW_P_TDP_ZAP_LEAFS) ||
 		     attached(r, KW_P_FAST_PF);
 
 	row->t = iv->t;
 	row->len = iv->t - (i ? r->intervals[i - 1].t : 0);
+	row->utc = start > 0 ? start + iv->t : 0;
+	/* not a time gmtime_r() can name (a damaged recording): not known */
+	if (!(row->utc > 0 && row->utc < 253402300800.0)) /* 10000-01-01 */
+		row->utc = 0;
 	row->v[KW_TL_WALKS] = NAN;
+	row->walk_mean_ns = NAN;
 	if (walks)
 		row->v[KW_TL_WALKS] = (double)iv->calls[KW_P_PGT_WALK] +
 				      iv->calls[KW_P_TDP_ZAP_LEAFS] + iv->calls[KW_P_FAST_PF];
+	/*
+	 * The intervals carry each probe's calls and summed ns, no histogram: the mean is what
+	 * they give (a per-interval p99 needs each interval's histogram, which record does not
+	 * keep). Inclusive as the report's mean: a nested walk's time is in its parent's too.
+	 */
+	if (walks && row->v[KW_TL_WALKS] > 0)
+		row->walk_mean_ns = ((double)iv->ns[KW_P_PGT_WALK] + iv->ns[KW_P_TDP_ZAP_LEAFS] +
+				     iv->ns[KW_P_FAST_PF]) /
+				    row->v[KW_TL_WALKS];
 	row->v[KW_TL_SPLIT] = attached(r, KW_P_SPLIT_WALKER) ? iv->calls[KW_P_SPLIT_WALKER] : NAN;
 	/* the flush counters count the primary flush probe only: no flush is counted twice */
 	for (int e = 0; e < KW_NR_ENCL; e++)
@@ -87,11 +123,57 @@ static void fmt_rate(char *buf, size_t len, double v)
 	kw_fmt_count(buf, len, v);
 }
 
+/* "11:36:57.3" (UTC), "~11:36:57" when only to about a second, "-" when not known */
+static void fmt_utc(char *buf, size_t len, const struct kw_tl_row *row)
+{
+	time_t s = (time_t)floor(row->utc);
+	struct tm tm;
+
+	if (!(row->utc > 0) || !gmtime_r(&s, &tm)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (row->utc_exact)
+		snprintf(buf, len, "%02d:%02d:%02d.%d", tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 (int)((row->utc - s) * 10) % 10);
+	else
+		snprintf(buf, len, "~%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/*
+ * "2026-12-02T11:36:57.312Z" into buf, to the second when only about a second is known ("" when
+ * not known)
+ */
+static void fmt_utc_iso(char *buf, size_t len, const struct kw_tl_row *row)
+{
+	time_t s = (time_t)floor(row->utc);
+	struct tm tm;
+	char ms[8] = "";
+
+	buf[0] = 0;
+	if (!(row->utc > 0) || !gmtime_r(&s, &tm))
+		return;
+	if (row->utc_exact)
+		snprintf(ms, sizeof(ms), ".%03d", (int)((row->utc - s) * 1000) % 1000);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d%sZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+}
+
+/*
+ * The table's widths, 79 columns: the wall clock (10), t (8), the five rates (7: their heads are
+ * at most 7 wide and fmt_rate() prints at most 6), walk ms/s and walk mean (9).
+ */
+static int col_width(int c)
+{
+	return c == KW_TL_WALK_NS ? 9 : 7;
+}
+
 int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
 {
-	double tot[KW_TL_NR] = {}, len = 0;
-	char b[32];
-	bool dash = false;
+	double tot[KW_TL_NR] = {}, len = 0, all_ns = 0;
+	char b[80], iso[80];
+	bool dash = false, walks_measured = false;
+	struct kw_tl_row first;
 
 	fprintf(f, "kvmwalk report --timeline: %s\n", name);
 	fprintf(f, "  %-10s %s (%s%s%s)\n", "kernel", r->meta.kernel, r->meta.arch,
@@ -100,11 +182,26 @@ int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
 		   "  %-10s then per second of the interval's own length (the last is partial)\n",
 		"intervals", r->nintervals, r->nintervals ? r->intervals[r->nintervals - 1].t : 0.0,
 		"");
+	kw_timeline_row(r, 0, &first);
+	fmt_utc_iso(iso, sizeof(iso), &first);
+	if (!iso[0])
+		fprintf(f, "  %-10s the interval's end on the wall clock: not known (-)\n", "UTC");
+	else if (first.utc_exact)
+		fprintf(f, "  %-10s the interval's end on the wall clock, UTC (the first: %.10s)\n",
+			"UTC", iso);
+	else
+		fprintf(f, "  %-10s the interval's end on the wall clock, UTC, ~ to about a second\n"
+			   "  %-10s (the recording has no start_realtime_ns; the first: %.10s)\n",
+			"UTC", "", iso);
 	for (int c = 0; c < KW_TL_NR; c++)
 		fprintf(f, "  %-10s %s\n", cols[c].head, cols[c].what);
+	fprintf(f, "  %-10s mean duration of the walks/s calls (the intervals keep no\n"
+		   "  %-10s histogram, so no percentile); - when the interval had none\n",
+		"walk mean", "");
 	fprintf(f, "  %-10s the whole recording: its totals per second\n", "all");
 	for (size_t i = 0; i < r->nintervals; i++) {
 		struct kw_tl_row row;
+		const struct kw_interval *iv = &r->intervals[i];
 
 		kw_timeline_row(r, i, &row);
 		for (int c = 0; c < KW_TL_NR; c++) {
@@ -112,36 +209,48 @@ int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
 			tot[c] += row.v[c];
 		}
 		len += row.len;
+		walks_measured |= !isnan(row.v[KW_TL_WALKS]);
+		all_ns += (double)iv->ns[KW_P_PGT_WALK] + iv->ns[KW_P_TDP_ZAP_LEAFS] +
+			  iv->ns[KW_P_FAST_PF];
 	}
 	if (dash)
 		fprintf(f, "  %-10s not measured: the probe was not attached, or the recording's\n"
 			   "  %-10s intervals predate counters (calls and time only)\n",
 			"-", "");
-	fprintf(f, "\n%8s", "t s");
+	fprintf(f, "\n%-10s %8s", "UTC", "t s");
 	for (int c = 0; c < KW_TL_NR; c++)
-		fprintf(f, " %10s", cols[c].head);
-	fputc('\n', f);
+		fprintf(f, " %*s", col_width(c), cols[c].head);
+	fprintf(f, " %9s\n", "walk mean");
 	for (size_t i = 0; i < r->nintervals; i++) {
 		struct kw_tl_row row;
 
 		kw_timeline_row(r, i, &row);
-		fprintf(f, "%8.2f", row.t);
+		fmt_utc(b, sizeof(b), &row);
+		fprintf(f, "%-10s %8.2f", b, row.t);
 		for (int c = 0; c < KW_TL_NR; c++) {
 			fmt_rate(b, sizeof(b), rate(&row, c));
-			fprintf(f, " %10s", b);
+			fprintf(f, " %*s", col_width(c), b);
 		}
-		fputc('\n', f);
+		if (isnan(row.walk_mean_ns))
+			snprintf(b, sizeof(b), "-");
+		else
+			kw_fmt_ns(b, sizeof(b), row.walk_mean_ns);
+		fprintf(f, " %9s\n", b);
 	}
 	/* the whole recording, per second of its length: the report's totals / its duration */
-	fprintf(f, "%8s", "all");
+	fprintf(f, "%-10s %8s", "", "all");
 	for (int c = 0; c < KW_TL_NR; c++) {
 		struct kw_tl_row all = { .len = len };
 
 		all.v[c] = tot[c];
 		fmt_rate(b, sizeof(b), rate(&all, c));
-		fprintf(f, " %10s", b);
+		fprintf(f, " %*s", col_width(c), b);
 	}
-	fputc('\n', f);
+	if (walks_measured && tot[KW_TL_WALKS] > 0)
+		kw_fmt_ns(b, sizeof(b), all_ns / tot[KW_TL_WALKS]);
+	else
+		snprintf(b, sizeof(b), "-");
+	fprintf(f, " %9s\n", b);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -171,9 +280,10 @@ static bool has_visits(const struct kw_recording *r)
 
 static void csv_header(FILE *f, const struct kw_recording *r)
 {
-	fprintf(f, "t_s,length_s");
+	fprintf(f, "t_s,length_s,utc,utc_exact");
 	for (int c = 0; c < KW_TL_NR; c++)
 		fprintf(f, ",%s", cols[c].csv_rate);
+	fprintf(f, ",walk_mean_ns");
 	for (int c = 0; c < KW_TL_NR; c++)
 		fprintf(f, ",%s", cols[c].csv);
 	for (int p = 0; p < KW_NR_PROBES; p++)
@@ -191,15 +301,20 @@ static void csv_header(FILE *f, const struct kw_recording *r)
 
 int kw_timeline_csv(FILE *f, const struct kw_recording *r)
 {
+	char iso[80];
+
 	csv_header(f, r);
 	for (size_t i = 0; i < r->nintervals; i++) {
 		const struct kw_interval *iv = &r->intervals[i];
 		struct kw_tl_row row;
 
 		kw_timeline_row(r, i, &row);
-		fprintf(f, "%.9g,%.9g", row.t, row.len);
+		fmt_utc_iso(iso, sizeof(iso), &row);
+		fprintf(f, "%.9g,%.9g,%s,%s", row.t, row.len, iso,
+			iso[0] ? (row.utc_exact ? "true" : "false") : "");
 		for (int c = 0; c < KW_TL_NR; c++)
 			csv_num(f, rate(&row, c));
+		csv_num(f, row.walk_mean_ns);
 		for (int c = 0; c < KW_TL_NR; c++)
 			csv_num(f, row.v[c]);
 		for (int p = 0; p < KW_NR_PROBES; p++)
@@ -220,6 +335,7 @@ int kw_timeline_csv(FILE *f, const struct kw_recording *r)
 json_t *kw_timeline_json(const struct kw_recording *r)
 {
 	json_t *a = json_array();
+	char iso[80];
 
 	for (size_t i = 0; i < r->nintervals; i++) {
 		json_t *o = kw_interval_json(&r->intervals[i]), *rates = json_object();
@@ -227,6 +343,13 @@ json_t *kw_timeline_json(const struct kw_recording *r)
 
 		kw_timeline_row(r, i, &row);
 		json_object_set_new(o, "length_s", json_real(row.len));
+		/* the interval's end on the wall clock; null when not known */
+		fmt_utc_iso(iso, sizeof(iso), &row);
+		json_object_set_new(o, "utc", iso[0] ? json_string(iso) : json_null());
+		json_object_set_new(o, "utc_exact", json_boolean(iso[0] && row.utc_exact));
+		json_object_set_new(o, "walk_mean_ns", isnan(row.walk_mean_ns)
+							       ? json_null()
+							       : json_real(row.walk_mean_ns));
 		/* null: not measured (as "-" in the text) */
 		for (int c = 0; c < KW_TL_NR; c++)
 			json_object_set_new(rates, cols[c].csv_rate,

@@ -22,10 +22,18 @@ enum kw_tl_col {
 	KW_TL_NR,
 };
 
-/* One interval: its end, its length, and the count of each column (NAN: not measured). */
+/*
+ * One interval: its end, its length, and the count of each column (NAN: not measured); its end
+ * on the wall clock (utc, s since the epoch, 0: not known; utc_exact false: to about a second,
+ * from a recording without meta.start_realtime_ns); the mean duration of the walks column's calls
+ * (walk_mean_ns, NAN: not measured or no call in the interval).
+ */
 struct kw_tl_row {
 	double t, len;
 	double v[KW_TL_NR];
+	double utc;
+	bool utc_exact;
+	double walk_mean_ns;
 };
 
 /* Row i of r's timeline (0 <= i < r->nintervals). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `kvmwalk report` and `kvmwalk probes` output, byte for byte, and the 80-column rule. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "test.h"
 #include "fmt.h"
@@ -152,7 +153,7 @@ static void report_trigger_times(struct kw_recording *r)
 	r->ntrigs = ntrigs;
 }
 
-/* Runs the kernel skipped: a notice before the findings, bounds under the function, JSON. */
+/* Runs the kernel skipped: a notice in the header, before the findings, bounds under the function, JSON. */
 static void report_lost_runs(struct kw_recording *r)
 {
 	char *buf = NULL;
@@ -167,13 +168,14 @@ static void report_lost_runs(struct kw_recording *r)
 	kw_report_text(f, r, "split.json");
 	fclose(f);
 	ASSERT_TRUE(kw_test_fits(buf, 80), "lost runs: 80 columns");
-	ASSERT_TRUE(strstr(buf, "\nLost runs: the kernel skipped 3 runs of kvmwalk's programs\n"
-				"  (attach auto, preempt lazy). "),
+	ASSERT_TRUE(strstr(buf, "\n  lost      3 runs of kvmwalk's programs, skipped by the kernel "
+				"(attach auto,\n            preempt lazy): the counts of "),
 		    "the notice names the runs, the attach mode and the preemption model");
 	ASSERT_TRUE(strstr(buf, "\n    3 runs lost: calls 9,402-9,405, and what they count can be "
 				"short\n"),
 		    "the function's calls as a bound");
-	ASSERT_TRUE(strstr(buf, "Lost runs:") < strstr(buf, "Findings:"), "before the findings");
+	ASSERT_TRUE(strstr(buf, "\n  lost ") < strstr(buf, "Findings:"),
+		    "in the header, before the findings");
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
@@ -227,6 +229,158 @@ static void report_memslot_missing(struct kw_recording *r)
 	}
 }
 
+/*
+ * issue 36: the shape of a report. The findings come after a header of at most max_head lines
+ * (its title line included);
+ * no section heading stands with nothing under it (a line after an empty one is a heading: the
+ * next line must be text); an arm64 report never says "x86". Shared with test_conditions.c.
+ */
+bool kw_test_report_shape(const char *buf, const char *arch, int max_head, const char *what)
+{
+	const char *findings = strstr(buf, "\nFindings:"), *p;
+	bool ok = true;
+	int lines = 0;
+
+	if (!ASSERT_TRUE(findings, what))
+		return false;
+	for (p = buf; p < findings; p++)
+		lines += *p == '\n';
+	/* lines: the header's (the title line and its items); an empty line, then Findings */
+	if (lines > max_head) {
+		kw_test_report(false, __FILE__, __LINE__, what, "Findings at line %d, want <= %d",
+			       lines + 2, max_head + 2);
+		ok = false;
+	}
+	for (p = strstr(buf, "\n\n"); p; p = strstr(p + 1, "\n\n")) {
+		const char *title = p + 2, *end = strchr(title, '\n');
+
+		if (!*title || *title == '\n')
+			continue;
+		if (!end || !end[1] || end[1] == '\n') {
+			kw_test_report(false, __FILE__, __LINE__, what,
+				       "a heading with nothing under it: \"%.*s\"",
+				       (int)(end ? end - title : (long)strlen(title)), title);
+			ok = false;
+		}
+	}
+	if (!strcmp(arch, "arm64") && strstr(buf, "x86")) {
+		kw_test_report(false, __FILE__, __LINE__, what, "\"x86\" in an arm64 report: %.60s",
+			       strstr(buf, "x86"));
+		ok = false;
+	}
+	return ok;
+}
+
+static char *report_of(const struct kw_recording *r, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	kw_report_text(f, r, "host.json");
+	fclose(f);
+	return buf;
+}
+
+/*
+ * A real host's recording: a kernel command line of 900 bytes, 80 KVM parameters and a long
+ * command. The header stays short (the command cut to two lines), the findings come right after
+ * it, and all of the rest is further down, in full.
+ */
+static void report_host_like(struct kw_recording *r)
+{
+	struct kw_meta was = r->meta;
+	size_t nparams = r->meta.nparams, len = 0;
+	char *buf, *findings, name[32], *p;
+
+	r->meta.cmdline[0] = 0;
+	for (int i = 0; strlen(r->meta.cmdline) < 900; i++)
+		snprintf(r->meta.cmdline + strlen(r->meta.cmdline),
+			 sizeof(r->meta.cmdline) - strlen(r->meta.cmdline), "%sopt%d=value%d",
+			 i ? " " : "", i, i);
+	snprintf(r->meta.cmdline + strlen(r->meta.cmdline),
+		 sizeof(r->meta.cmdline) - strlen(r->meta.cmdline), " last-boot-option");
+	for (int i = 0; i < 80; i++) {
+		snprintf(name, sizeof(name), "kvm_intel.param%d", i);
+		kw_recording_add_param(r, name, "Y");
+	}
+	snprintf(r->meta.hostname, sizeof(r->meta.hostname), "compute-17.rack4.example.org");
+	r->meta.command[0] = 0;
+	for (int i = 0; strlen(r->meta.command) < 400; i++)
+		snprintf(r->meta.command + strlen(r->meta.command),
+			 sizeof(r->meta.command) - strlen(r->meta.command), "%s--flag-%d", i ? " " : "",
+			 i);
+	snprintf(r->meta.command + strlen(r->meta.command),
+		 sizeof(r->meta.command) - strlen(r->meta.command), " --the-end");
+	buf = report_of(r, &len);
+	if (!ASSERT_TRUE(buf, "report"))
+		goto out;
+	ASSERT_TRUE(kw_test_fits(buf, 80), "host-like: 80 columns");
+	/* the title, kernel, host, recorded, the command on two lines */
+	kw_test_report_shape(buf, "arm64", 6, "host-like: findings after a 6-line header");
+	findings = strstr(buf, "\nFindings:");
+	if (!findings)
+		goto out;
+	ASSERT_TRUE(strstr(buf, "\n  host      compute-17.rack4.example.org\n"), "the host's name");
+	p = strstr(buf, "\n  command   --flag-0 --flag-1 ");
+	ASSERT_TRUE(p && p < findings && strstr(p, " ...\n") < findings,
+		    "the command in the header, cut");
+	ASSERT_FALSE(strstr(buf, "opt0=value0") < findings, "no command line before the findings");
+	ASSERT_FALSE(strstr(buf, "kvm_intel.param0") < findings, "no KVM parameter before them");
+	p = strstr(findings, "\nRecording\n");
+	ASSERT_TRUE(p && strstr(p, "\n  command   --flag-0 --flag-1 ") &&
+			    strstr(p, " --the-end\n  options "),
+		    "all of the command under Recording");
+	p = strstr(findings, "\nTest conditions");
+	ASSERT_TRUE(p && strstr(p, "\n  cmdline          opt0=value0 ") &&
+			    strstr(p, " last-boot-option\n"),
+		    "all of the kernel command line under Test conditions");
+	ASSERT_TRUE(p && strstr(p, "kvm_intel.param0=Y") && strstr(p, "kvm_intel.param79=Y"),
+		    "every KVM parameter under Test conditions");
+out:
+	free(buf);
+	/* the parameters were reallocated: keep the new array, the fixture's count */
+	was.params = r->meta.params;
+	r->meta = was;
+	r->meta.nparams = nparams;
+}
+
+/*
+ * A recording in which nothing happened: no section heading stands alone (Sizes, the probe
+ * table of Probe overhead, a process with no call in By VM).
+ */
+static void report_idle(struct kw_recording *r)
+{
+	struct kw_recording idle = *r;
+	struct kw_vm vm = { .pid = 4242 };
+	size_t len = 0;
+	char *buf;
+
+	memset(idle.funcs, 0, sizeof(idle.funcs));
+	memset(idle.counters, 0, sizeof(idle.counters));
+	memset(idle.visits, 0, sizeof(idle.visits));
+	memset(&idle.unmap_cleared, 0, sizeof(idle.unmap_cleared));
+	idle.ncbs = idle.ntrigs = idle.nintervals = 0;
+	idle.overhead.run_cnt = idle.overhead.run_ns = 0;
+	idle.vms = NULL;
+	idle.nvms = 0;
+	snprintf(vm.comm, sizeof(vm.comm), "qemu-system-aar");
+	if (!ASSERT_EQ(kw_recording_add_vm(&idle, &vm), 0, "a VM process"))
+		return;
+	buf = report_of(&idle, &len);
+	if (ASSERT_TRUE(buf, "report")) {
+		kw_test_report_shape(buf, "arm64", 6, "idle");
+		ASSERT_FALSE(strstr(buf, "\nSizes\n"), "no Sizes heading without a size");
+		ASSERT_FALSE(strstr(buf, "per run      total\n  lost:"),
+			     "no probe table heading without a probe run");
+		ASSERT_FALSE(strstr(buf, "\n  - (pid 4242"), "no heading for a process with no call");
+		ASSERT_TRUE(strstr(buf, "\n     4242 qemu-system-aar"), "but its row in the table");
+	}
+	free(buf);
+	free(idle.vms);
+}
+
 void test_report(void)
 {
 	struct kw_recording r;
@@ -257,5 +411,15 @@ void test_report(void)
 	report_trigger_times(&r);
 	report_lost_runs(&r);
 	report_memslot_missing(&r);
+	{
+		size_t len = 0;
+		char *buf = report_of(&r, &len);
+
+		if (ASSERT_TRUE(buf, "report"))
+			kw_test_report_shape(buf, "arm64", 6, "report-split.txt");
+		free(buf);
+	}
+	report_host_like(&r);
+	report_idle(&r);
 	kw_recording_free(&r);
 }

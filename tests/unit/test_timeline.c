@@ -159,8 +159,8 @@ static void old_intervals(void)
 	ASSERT_TRUE(isnan(row.v[KW_TL_FLUSHES]) && isnan(row.v[KW_TL_WALK_NS]), "not measured");
 	buf = print(&r, text, &len);
 	if (ASSERT_TRUE(buf, "old text"))
-		ASSERT_TRUE(strstr(buf, "\n    1.00     10,804          0          -          -"
-					"          -          -\n"),
+		ASSERT_TRUE(strstr(buf, "\n~11:36:55      1.00   10804       0       -       -"
+					"       -         -    11.8us\n"),
 			    "old: - for what it cannot say");
 	free(buf);
 	kw_recording_free(&r);
@@ -199,6 +199,67 @@ static void readable(struct kw_recording *r, const char *name)
 		buf = NULL;
 	}
 	memcpy(r->meta.kernel, kernel, sizeof(kernel));
+}
+
+/*
+ * issue 36: the wall clock of each interval (to line up with libvirt's logs) and the mean walk
+ * duration of each interval. Exact from meta.start_realtime_ns; from meta.started minus
+ * duration_s, to the second and marked ~, in a recording without it; "-" with neither.
+ */
+static void wall_clock(void)
+{
+	struct kw_recording r, back;
+	struct kw_tl_row row;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!ASSERT_EQ(kw_recording_load(&r, FIXTURE, err, sizeof(err)), 0, FIXTURE))
+		return;
+	kw_timeline_row(&r, 0, &row);
+	ASSERT_FALSE(row.utc_exact, "no start_realtime_ns in the fixture: about a second");
+	ASSERT_NEAR(row.walk_mean_ns,
+		    (double)r.intervals[0].ns[KW_P_PGT_WALK] / r.intervals[0].calls[KW_P_PGT_WALK],
+		    1e-6, "walk mean: the interval's walk ns over its walk calls");
+	/* 2026-12-03T08:42:06.500Z */
+	r.meta.start_realtime_ns = 1796287326500000000ULL;
+	kw_timeline_row(&r, 0, &row);
+	ASSERT_TRUE(row.utc_exact, "exact with start_realtime_ns");
+	ASSERT_NEAR(row.utc, 1796287326.5 + r.intervals[0].t, 1e-6, "start + t");
+	buf = print(&r, text, &len);
+	if (ASSERT_TRUE(buf, "text")) {
+		ASSERT_TRUE(kw_test_fits(buf, 80), "80 columns");
+		ASSERT_TRUE(strstr(buf, "\nUTC             t s walks/s split/s flush/s empty/s  dlog/s "
+					"walk ms/s walk mean\n08:42:07.5     1.02    2979 "),
+			    "the first row: 06.5 + 1.02 s");
+		ASSERT_TRUE(strstr(buf, "\n08:42:09.2     2.74 "), "the last: 06.5 + 2.74 s");
+		ASSERT_TRUE(strstr(buf, "UTC (the first: 2026-12-03)"), "the date in the header");
+	}
+	free(buf);
+	buf = print(&r, kw_timeline_csv, &len);
+	ASSERT_TRUE(buf && strstr(buf, "\n1.02056189,1.02056189,2026-12-03T08:42:07.520Z,true,"),
+		    "CSV: the ISO time, to the ms");
+	free(buf);
+	/* written when known, and read back */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	if (ASSERT_TRUE(f, "memstream")) {
+		kw_recording_write(&r, f);
+		fclose(f);
+		ASSERT_TRUE(strstr(buf, "\"start_realtime_ns\": 1796287326500000000"), "written");
+		if (ASSERT_EQ(kw_recording_parse(&back, buf, err, sizeof(err)), 0, "parse")) {
+			ASSERT_EQ(back.meta.start_realtime_ns, 1796287326500000000ULL, "read back");
+			kw_recording_free(&back);
+		}
+	}
+	free(buf);
+	/* neither start_realtime_ns nor a readable started: not known */
+	r.meta.start_realtime_ns = 0;
+	r.meta.started[0] = 0;
+	buf = print(&r, text, &len);
+	ASSERT_TRUE(buf && strstr(buf, "\n-              1.02 "), "not known: -");
+	free(buf);
+	kw_recording_free(&r);
 }
 
 void test_timeline(void)
@@ -240,4 +301,5 @@ void test_timeline(void)
 	kw_recording_free(&r);
 	delta();
 	old_intervals();
+	wall_clock();
 }
