@@ -159,7 +159,7 @@ static void old_intervals(void)
 	ASSERT_TRUE(isnan(row.v[KW_TL_FLUSHES]) && isnan(row.v[KW_TL_WALK_NS]), "not measured");
 	buf = print(&r, text, &len);
 	if (ASSERT_TRUE(buf, "old text"))
-		ASSERT_TRUE(strstr(buf, "\n~11:36:55      1.00   10804       0       -       -"
+		ASSERT_TRUE(strstr(buf, "\n~11:36:55      1.00  10,804       0       -       -"
 					"       -         -    11.8us\n"),
 			    "old: - for what it cannot say");
 	free(buf);
@@ -230,7 +230,7 @@ static void wall_clock(void)
 	if (ASSERT_TRUE(buf, "text")) {
 		ASSERT_TRUE(kw_test_fits(buf, 80), "80 columns");
 		ASSERT_TRUE(strstr(buf, "\nUTC             t s walks/s split/s flush/s empty/s  dlog/s "
-					"walk ms/s walk mean\n08:42:07.5     1.02    2979 "),
+					"walk ms/s walk mean\n08:42:07.5     1.02   2,979 "),
 			    "the first row: 06.5 + 1.02 s");
 		ASSERT_TRUE(strstr(buf, "\n08:42:09.2     2.74 "), "the last: 06.5 + 2.74 s");
 		ASSERT_TRUE(strstr(buf, "UTC (the first: 2026-12-03)"), "the date in the header");
