@@ -16,6 +16,7 @@
 #include "cmd_common.h"
 #include "compare.h"
 #include "loader.h"
+#include "outfile.h"
 #include "record.h"
 #include "report.h"
 #include "runs.h"
@@ -50,7 +51,8 @@ static const struct argp_option report_options[] = {
 		 "every probe's calls and ns, every counter and visit of each interval" },
 	{ .name = "plot", .key = OPT_PLOT, .arg = "FILE.svg",
 	  .doc = "also write the timeline's rates over time as an SVG, one panel per column "
-		 "(implies --timeline)" },
+		 "(implies --timeline); written to a temporary file renamed over FILE.svg, a "
+		 "previous one kept as FILE.svg.old" },
 	{},
 };
 
@@ -145,9 +147,22 @@ static const struct argp report_argp = {
 	       "  kvmwalk report --json mig.json | jq '.intervals[].rates.split_visits_per_s'\n"
 	       "  kvmwalk report bare*.json timing*.json full*.json\n\n"
 	       "Exit status: 0; 1 the file cannot be read, --timeline of a recording without "
-	       "intervals, the plot cannot be written, or an error; 2 usage; 8 a truncated or "
+	       "intervals, the output or the plot cannot be written (a full disk: said on "
+	       "stderr), or an error; 2 usage; 8 a truncated or "
 	       "corrupt recording; 9 a recording of another schema version (as kvmwalk compare).",
 };
+
+struct plot_arg {
+	const struct kw_recording *r;
+	const char *name;
+};
+
+static int put_plot(FILE *f, void *arg)
+{
+	const struct plot_arg *pa = arg;
+
+	return kw_timeline_svg(f, pa->r, pa->name);
+}
 
 /* --timeline, --csv, --plot and --timeline --json: the intervals of r. */
 static int report_timeline(const struct report_args *a, const struct kw_recording *r)
@@ -162,15 +177,18 @@ static int report_timeline(const struct report_args *a, const struct kw_recordin
 		return KW_EXIT_ERROR;
 	}
 	if (a->plot) {
-		FILE *svg = fopen(a->plot, "w");
+		struct plot_arg pa = { r, a->path };
+		bool kept;
 
-		err = svg ? kw_timeline_svg(svg, r, a->path) : -errno;
-		if (svg && fclose(svg))
-			err = err ?: -errno;
+		/* a temporary file renamed over FILE: a full disk leaves the previous plot whole */
+		err = kw_outfile_write(a->plot, KW_OUTFILE_KEEP_OLD, put_plot, &pa, &kept);
 		if (err) {
-			fprintf(stderr, "kvmwalk: cannot write %s: %s\n", a->plot, strerror(-err));
+			fprintf(stderr, "kvmwalk: cannot write %s: %s (%s is left as it was)\n",
+				a->plot, strerror(-err), a->plot);
 			return KW_EXIT_ERROR;
 		}
+		if (kept)
+			fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", a->plot, a->plot);
 	}
 	if (a->csv) {
 		err = kw_timeline_csv(stdout, r);
