@@ -427,7 +427,9 @@ soak: setup
 # - test-top (~10 s): top in a tmux terminal, its keys sent and its screens read back, the
 #   terminal's settings restored after q, Ctrl-C and SIGTERM; its lines without a terminal;
 # - test-tracefs (~5 s): the tracepoint fallback with tracefs unmounted, mountable or not, in a
-#   private mount namespace.
+#   private mount namespace;
+# - test-write-errors (~3 s): report, probes and compare into /dev/full fail with a message;
+#   compare --output and --plot, report --plot keep FILE.old and survive a full disk.
 # Part of promcheck, so of make test.
 HOST_TESTS := $(sort $(wildcard tests/host/test-*))
 .PHONY: servecheck

@@ -32,7 +32,8 @@ static const struct argp probes_argp = {
 	       "\vExamples:\n"
 	       "  kvmwalk probes\n"
 	       "  kvmwalk probes --attach kprobe --json\n\n"
-	       "Exit status: 0; 1 error; 2 usage; " KW_EXIT_STATUS_PROBES,
+	       "Exit status: 0; 1 error (the output cannot be written: said on stderr); 2 usage; "
+	       KW_EXIT_STATUS_PROBES,
 };
 
 int probes_main(int argc, char **argv)
@@ -45,7 +46,8 @@ int probes_main(int argc, char **argv)
 	l = loader__open(&c.lo, &code);
 	if (!l)
 		return code;
-	kw_plan_print(stdout, loader__get_plan(l), kw_host_arch(), c.json);
+	/* a failed write is said by main(), which flushes stdout and checks it */
+	code = kw_plan_print(stdout, loader__get_plan(l), kw_host_arch(), c.json) ? KW_EXIT_ERROR : 0;
 	loader__destroy(l);
-	return 0;
+	return code;
 }
