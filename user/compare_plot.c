@@ -58,6 +58,9 @@ static void panel(FILE *f, int idx, int p, const struct kw_hist *h, const double
 			    log10(fmax(1, kw_hist_bucket_lower(b)));
 			dmax = fmax(dmax, h[s].buckets[b] / (double)h[s].count / w);
 		}
+	/* a count without a bucket (a recording damaged, or read mid-update): one empty decade */
+	if (lo > hi)
+		lo = 0, hi = 1;
 	lo = floor(lo);
 	hi = ceil(hi);
 	if (hi <= lo)
