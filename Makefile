@@ -415,6 +415,9 @@ soak: setup
 # --- the host tests, tests/host/test-*: kvmwalk against this machine's kernel (root: they load BPF
 # programs; skipped otherwise), run in name order, each given the kvmwalk binary and ending with
 # "test-NAME: N passed, N failed" (a new tests/host/test-NAME runs with them):
+# - test-checkpoint (~20 s): record --checkpoint: killed with SIGKILL, its FILE is a checkpoint
+#   that report reads; ended normally, FILE is the whole recording and FILE.old the file from
+#   before;
 # - test-pid-filter (~2 s): record --pid A and --pid A,B count exactly the KVM ioctls of those
 #   kvmwalk-load processes; bad lists refused before attaching;
 # - test-prometheus (~15 s): a real Prometheus server scrapes serve on loopback while kvmwalk-load

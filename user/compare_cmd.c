@@ -229,6 +229,11 @@ int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out
 				 why);
 			break;
 		}
+		/* comparable, but of a record that did not finish: its runs are short */
+		if (out[i].meta.checkpoint)
+			fprintf(stderr,
+				"kvmwalk: %s is a checkpoint at %.1f s: record did not finish it\n",
+				paths[i], out[i].meta.duration_s);
 		if (!out[i].meta.arch[0]) {
 			kw_recording_free(&out[i]);
 			ret = KW_CMP_EXIT_CORRUPT;

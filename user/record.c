@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -494,6 +495,9 @@ static json_t *meta_json(const struct kw_meta *m)
 		json_object_set_new(o, "probe_set", json_string(m->probe_set));
 	if (m->wall_ns)
 		json_object_set_new(o, "wall_ns", json_integer(m->wall_ns));
+	/* only while recording: the whole recording that replaces it has none */
+	if (m->checkpoint)
+		json_object_set_new(o, "checkpoint", json_true());
 	for (size_t i = 0; i < m->nparams; i++)
 		json_object_set_new(p, m->params[i].name, json_string(m->params[i].value));
 	json_object_set_new(o, "kvm_params", p);
@@ -689,12 +693,20 @@ static int put_recording(FILE *f, void *arg)
 	return kw_recording_write(arg, f);
 }
 
-int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of)
+/* The mode fopen(path, "w") would give. */
+static mode_t file_mode(void)
 {
 	mode_t umask_now = umask(0);
-	int err;
 
 	umask(umask_now);
+	return 0666 & ~umask_now;
+}
+
+int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of,
+		      bool checkpointed)
+{
+	int err;
+
 	if (!strcmp(path, "-")) {
 		err = kw_recording_write(r, stdout);
 		if (fflush(stdout))
@@ -704,17 +716,39 @@ int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_
 				strerror(-err));
 		return err;
 	}
-	/* the mode fopen(path, "w") would give; synced: a recording is worth a disk flush */
-	err = kw_outfile_replace(of, 0666 & ~umask_now, KW_OUTFILE_SYNC | KW_OUTFILE_KEEP_OLD,
+	/* synced: a recording is worth a disk flush */
+	err = kw_outfile_replace(of, file_mode(),
+				 KW_OUTFILE_SYNC | (checkpointed ? 0 : KW_OUTFILE_KEEP_OLD),
 				 put_recording, (void *)r);
 	if (of->kept_old)
 		fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", path, path);
 	if (err && of->tmp_left)
 		fprintf(stderr, "kvmwalk: writing %s failed: %s; the recording is in %s/%s\n", path,
 			strerror(-err), of->dir, of->tmp);
+	else if (err && checkpointed)
+		fprintf(stderr, "kvmwalk: writing %s failed: %s (%s is the last checkpoint)\n",
+			path, strerror(-err), path);
 	else if (err)
 		fprintf(stderr, "kvmwalk: writing %s failed: %s (%s is left as it was)\n", path,
 			strerror(-err), path);
+	return err;
+}
+
+int kw_recording_checkpoint(const struct kw_recording *r, const char *path, struct kw_outfile *of,
+			    bool first)
+{
+	int err = kw_outfile_replace(of, file_mode(),
+				     KW_OUTFILE_SYNC | (first ? KW_OUTFILE_KEEP_OLD : 0),
+				     put_recording, (void *)r);
+
+	if (of->kept_old)
+		fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", path, path);
+	/* the next checkpoint, or the end, writes it again */
+	if (err && of->tmp_left)
+		unlinkat(of->dirfd, of->tmp, 0);
+	if (err)
+		fprintf(stderr, "kvmwalk: checkpoint of %.1f s to %s failed: %s; recording on\n",
+			r->meta.duration_s, path, strerror(-err));
 	return err;
 }
 
@@ -1117,6 +1151,7 @@ static void meta_from(struct rd *rd, json_t *m, struct kw_recording *r)
 				 json_string_value(v));
 	}
 	meta->visits = get_bool(rd, m, "meta", "visits");
+	meta->checkpoint = get_bool(rd, m, "meta", "checkpoint");
 	kw_conditions_from_json(&meta->cond, get_obj(rd, m, "meta", "conditions"));
 	json_object_foreach(get_obj(rd, m, "meta", "kvm_params"), k, v)
 	{

@@ -924,6 +924,9 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	json_object_set_new(root, "arch", json_string(r->meta.arch));
 	json_object_set_new(root, "kvm_mode", json_string(r->meta.kvm_mode));
 	json_object_set_new(root, "duration_s", json_real(r->meta.duration_s));
+	/* record --checkpoint: the recording so far, of a record that did not finish */
+	if (r->meta.checkpoint)
+		json_object_set_new(root, "checkpoint", json_true());
 	json_object_set_new(root, "conditions", kw_report_conditions_json(r));
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *fn = &r->funcs[i];

@@ -164,6 +164,24 @@ static int put_plot(FILE *f, void *arg)
 	return kw_timeline_svg(f, pa->r, pa->name);
 }
 
+/*
+ * A checkpoint (record --checkpoint) is the recording so far, of a record that was killed or is
+ * still running: said in one line before the text, and on stderr where the output is data.
+ */
+static void say_checkpoint(FILE *f, const struct kw_recording *r, const char *path)
+{
+	if (!r->meta.checkpoint)
+		return;
+	if (f == stderr)
+		fprintf(f, "kvmwalk: %s is a checkpoint at %.1f s: record did not finish it "
+			   "(killed, or still running)\n",
+			path, r->meta.duration_s);
+	else
+		fprintf(f, "Checkpoint at %.1f s: record did not finish (killed, or still "
+			   "running).\n\n",
+			r->meta.duration_s);
+}
+
 /* --timeline, --csv, --plot and --timeline --json: the intervals of r. */
 static int report_timeline(const struct report_args *a, const struct kw_recording *r)
 {
@@ -191,16 +209,21 @@ static int report_timeline(const struct report_args *a, const struct kw_recordin
 			fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", a->plot, a->plot);
 	}
 	if (a->csv) {
+		say_checkpoint(stderr, r, a->path);
 		err = kw_timeline_csv(stdout, r);
 	} else if (a->json) {
 		json_t *o = json_pack("{ssso}", "schema", "kvmwalk-report/1", "intervals",
 				      kw_timeline_json(r));
+
+		if (r->meta.checkpoint)
+			json_object_set_new(o, "checkpoint", json_true());
 
 		err = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 						    JSON_REAL_PRECISION(6)) ? -EIO : 0;
 		json_decref(o);
 		putchar('\n');
 	} else {
+		say_checkpoint(stdout, r, a->path);
 		err = kw_timeline_text(stdout, r, a->path);
 	}
 	return err ? KW_EXIT_ERROR : 0;
@@ -257,6 +280,8 @@ int report_main(int argc, char **argv)
 		       : ret == -EINVAL ? KW_CMP_EXIT_CORRUPT
 					: KW_EXIT_ERROR;
 	}
+	if (!a.timeline && !a.json)
+		say_checkpoint(stdout, &r, a.path);
 	if (a.timeline)
 		ret = report_timeline(&a, &r);
 	else

@@ -425,6 +425,25 @@ void test_record(void)
 	test_pid_filter(&r);
 	test_memslot(&r);
 	test_validation();
+	/* a checkpoint says so; a finished recording has no such member */
+	{
+		struct kw_recording c = {};
+		char *j;
+		size_t jlen;
+
+		kw_test_recording_fixture(&c);
+		j = to_json(&c, &jlen);
+		ASSERT_TRUE(j && !strstr(j, "checkpoint"), "no checkpoint member when finished");
+		free(j);
+		c.meta.checkpoint = true;
+		j = to_json(&c, &jlen);
+		kw_recording_free(&c);
+		if (ASSERT_TRUE(j && strstr(j, "\"checkpoint\": true"), "a checkpoint says so") &&
+		    ASSERT_EQ(kw_recording_parse(&c, j, err, sizeof(err)), 0, err))
+			ASSERT_TRUE(c.meta.checkpoint, "checkpoint read back");
+		free(j);
+		kw_recording_free(&c);
+	}
 
 	ASSERT_EQ(kw_recording_parse(&back, "{\"schema\": \"kvmwalk-recording/2\"}", err,
 				     sizeof(err)),
