@@ -303,6 +303,18 @@ void loader__meta(const struct loader *l, struct kw_meta *m)
 {
 	snprintf(m->tool_version, sizeof(m->tool_version), "%s (git %s)", KW_VERSION, KW_COMMIT);
 	kw_host_meta(m, l ? kw_attach_name(l->opts.attach) : "");
+	/* --vm: the names no process carried (a process recorded has its identity in ids) */
+	m->nvm_unseen = 0;
+	m->vm_unseen_known = l && l->opts.nvms;
+	for (unsigned int i = 0; m->vm_unseen_known && i < l->opts.nvms; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < l->nids && !seen; k++)
+			seen = !strcmp(l->ids[k].vm, l->opts.vms[i]);
+		if (!seen)
+			snprintf(m->vm_unseen[m->nvm_unseen++], sizeof(m->vm_unseen[0]), "%s",
+				 l->opts.vms[i]);
+	}
 }
 
 int loader__stats_start(struct loader *l)

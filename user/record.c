@@ -483,6 +483,12 @@ static json_t *meta_json(const struct kw_meta *m)
 	for (__u32 i = 0; i < m->nvm_filter && i < KW_MAX_VMS; i++)
 		json_array_append_new(a, json_string(m->vm_filter[i]));
 	json_object_set_new(o, "vm_filter", a);
+	if (m->vm_unseen_known) {
+		a = json_array();
+		for (__u32 i = 0; i < m->nvm_unseen && i < KW_MAX_VMS; i++)
+			json_array_append_new(a, json_string(m->vm_unseen[i]));
+		json_object_set_new(o, "vm_filter_unseen", a);
+	}
 	json_object_set_new(o, "visits", json_boolean(m->visits));
 	json_object_set_new(o, "attach", json_string(m->attach));
 	/* since the preemption model decides the attach mechanism; absent where not known */
@@ -1149,6 +1155,20 @@ static void meta_from(struct rd *rd, json_t *m, struct kw_recording *r)
 		if (meta->nvm_filter < KW_MAX_VMS)
 			snprintf(meta->vm_filter[meta->nvm_filter++], 64, "%s",
 				 json_string_value(v));
+	}
+	v = get_arr(rd, m, "meta", "vm_filter_unseen");
+	meta->vm_unseen_known = v != NULL;
+	meta->nvm_unseen = 0;
+	json_array_foreach(v, i, ex)
+	{
+		if (!json_is_string(ex)) {
+			rd_bad(rd, "meta.vm_filter_unseen[%zu] is %s, not a VM's name", i,
+			       type_name(ex));
+			break;
+		}
+		if (meta->nvm_unseen < KW_MAX_VMS)
+			snprintf(meta->vm_unseen[meta->nvm_unseen++], 64, "%s",
+				 json_string_value(ex));
 	}
 	meta->visits = get_bool(rd, m, "meta", "visits");
 	meta->checkpoint = get_bool(rd, m, "meta", "checkpoint");

@@ -205,6 +205,13 @@ struct kw_meta {
 	__u32 npid_filter;	       /* 0: every task */
 	char vm_filter[KW_MAX_VMS][64]; /* --vm: the VM names recorded (with the --pid ones) */
 	__u32 nvm_filter;
+	/*
+	 * --vm names no process carried while recording (a misspelt name, a VM not running); known
+	 * since December 2026 (vm_unseen_known), not in older recordings
+	 */
+	char vm_unseen[KW_MAX_VMS][64];
+	__u32 nvm_unseen;
+	bool vm_unseen_known;
 	bool visits;	 /* per-entry callback probes enabled */
 	char attach[16]; /* --attach: auto, fentry, kprobe */
 	/* the preemption model (kw_host_preempt()) and where it was read, "" if not known */

@@ -652,6 +652,13 @@ int record_main(int argc, char **argv)
 				kw_run_kind_names[kw_run_kind(&r)], r.meta.probe_set, 100 * r.overhead.share,
 				r.overhead.share_of);
 	}
+	/* a --vm that matched nothing recorded nothing: said last, where it is read */
+	for (__u32 i = 0; i < r.meta.nvm_unseen; i++)
+		fprintf(stderr,
+			"kvmwalk: --vm %s: no VM of that name was seen while recording, so nothing "
+			"of it is in the recording (a VM's name is QEMU's -name or libvirt's "
+			"domain)\n",
+			r.meta.vm_unseen[i]);
 cleanup:
 	kw_kvmstats_close(&ksr);
 	kw_kvmstats_free(&ks);

@@ -133,11 +133,16 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 		 m->npid_filter ? pids : "all", m->visits ? "on" : "off", m->tool_version);
 	wrap_text(f, "options", opts);
 	if (m->nvm_filter) {
-		char vms[KW_MAX_VMS * 66] = "";
+		char vms[KW_MAX_VMS * 96] = "";
 
-		for (__u32 i = 0; i < m->nvm_filter; i++)
-			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s", i ? ", " : "",
-				 m->vm_filter[i]);
+		for (__u32 i = 0; i < m->nvm_filter; i++) {
+			bool unseen = false;
+
+			for (__u32 k = 0; k < m->nvm_unseen && !unseen; k++)
+				unseen = !strcmp(m->vm_unseen[k], m->vm_filter[i]);
+			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s%s", i ? ", " : "",
+				 m->vm_filter[i], unseen ? " (no VM of that name was seen)" : "");
+		}
 		wrap_text(f, "vm filter", vms);
 	}
 }
