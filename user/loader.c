@@ -142,6 +142,11 @@ struct loader *loader__new(const struct loader_opts *opts, int *exit_code)
 		.traceable = l->traceable,
 		.kvm_mode = l->kvm_mode,
 		.preempt = l->preempt,
+		/*
+		 * kernel/kprobes.c is built only with CONFIG_KPROBES: without register_kprobe()
+		 * no kprobe attaches (libbpf says ENOENT: no kprobe PMU, no kprobe_events)
+		 */
+		.no_kprobes = l->ksyms.n && !ksyms__find(&l->ksyms, "register_kprobe"),
 		.fentry_test = loader__fentry_test,
 		.ctx = l,
 	};
