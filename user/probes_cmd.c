@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `kvmwalk probes`: how each probe attaches on this kernel, found by really attaching (loader.c)
- * and printed by report.c's kw_plan_print(). A command, the top layer.
+ * and printed by plan_view.c's kw_plan_print(). A command, the top layer.
  */
 #include <argp.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include "host.h"
 #include "loader.h"
 #include "probe_opts.h"
-#include "report.h"
+#include "plan_view.h"
 
 static const struct argp_option probes_options[] = {
 	{ .name = "json", .key = OPT_JSON, .doc = "print JSON" },
@@ -43,6 +43,8 @@ int probes_main(int argc, char **argv)
 	int code;
 
 	argp_parse(&probes_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
+	if (cmd_args_only())
+		return 0;
 	l = loader__open(&c.lo, &code);
 	if (!l)
 		return code;

@@ -4,6 +4,7 @@
 
 #include "test.h"
 #include "fmt.h"
+#include "plan_view.h"
 #include "report.h"
 #include "top.h"
 
