@@ -33,6 +33,58 @@ static const struct {
 	{ "compare", compare_main, "before/after report of recordings, for patch reviews" },
 };
 
+/*
+ * The edit distance of a and b, a swap of two neighbours counting one ("recrod"): Damerau's
+ * optimal string alignment, on names of at most 31 characters.
+ */
+static int distance(const char *a, const char *b)
+{
+	int la = strlen(a), lb = strlen(b), d[32][32];
+
+	if (la > 31 || lb > 31)
+		return 99;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/*
+ * The command a mistyped name was meant to be: within 2 edits (1 for names of 4 letters or
+ * fewer), else the one command it begins ("prob"), or NULL.
+ */
+static const char *closest_command(const char *name)
+{
+	const char *best = NULL, *prefix_of = NULL;
+	int bd = 99, nprefix = 0;
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		int d = distance(name, cmds[i].name);
+
+		if (d < bd)
+			bd = d, best = cmds[i].name;
+		if (strlen(name) >= 2 && !strncmp(cmds[i].name, name, strlen(name)))
+			nprefix++, prefix_of = cmds[i].name;
+	}
+	if (bd <= (strlen(name) <= 4 ? 1 : 2))
+		return best;
+	return nprefix == 1 ? prefix_of : NULL;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: kvmwalk COMMAND [OPTIONS]\n\n"
@@ -105,7 +157,15 @@ int main(int argc, char **argv)
 		snprintf(argv[1], 32, "kvmwalk %s", cmds[i].name);
 		return close_stdout(cmds[i].fn(argc - 1, argv + 1));
 	}
-	fprintf(stderr, "kvmwalk: unknown command '%s'\n", argv[1]);
+	{
+		const char *near = closest_command(argv[1]);
+
+		if (near)
+			fprintf(stderr, "kvmwalk: unknown command '%s'; did you mean '%s'?\n",
+				argv[1], near);
+		else
+			fprintf(stderr, "kvmwalk: unknown command '%s'\n", argv[1]);
+	}
 	usage(stderr);
 	return KW_EXIT_USAGE;
 }
