@@ -418,6 +418,9 @@ soak: setup
 # - test-checkpoint (~20 s): record --checkpoint: killed with SIGKILL, its FILE is a checkpoint
 #   that report reads; ended normally, FILE is the whole recording and FILE.old the file from
 #   before;
+# - test-cli (~5 s): every --help example runs as written (KVMWALK_TEST_ARGS_ONLY), record's free
+#   word before -- refused, did you mean, --vm that matched nothing said, probes' verdict,
+#   corrupt recordings exit 8 naming the member;
 # - test-pid-filter (~2 s): record --pid A and --pid A,B count exactly the KVM ioctls of those
 #   kvmwalk-load processes; bad lists refused before attaching;
 # - test-prometheus (~15 s): a real Prometheus server scrapes serve on loopback while kvmwalk-load

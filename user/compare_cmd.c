@@ -324,6 +324,8 @@ int compare_main(int argc, char **argv)
 			break;
 		}
 	argp_parse(&argp, argc, args, ARGP_IN_ORDER, NULL, &a);
+	if (cmd_args_only())
+		goto cleanup;
 
 	base = calloc(a.n[0], sizeof(*base));
 	new = calloc(a.n[1], sizeof(*new));

@@ -160,12 +160,14 @@ static const struct argp record_argp = {
 	       "      -- kvmwalk-load --scenario split --json load1.json\n"
 	       "  kvmwalk record --probe timing -o timing1.json --workload-times - \\\n"
 	       "      -- dirty_log_perf_test -i 3\n"
-	       "  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o mig.json\n"
-	       "  kvmwalk record --pid 4242,4243 -d 60 -o two-vms.json\n"
-	       "  kvmwalk record --count tdp_iter_skip_children \\\n"
-	       "      -- kvmwalk-load --scenario invalidate\n"
+	       "  kvmwalk record --pid \"$(pidof qemu-system-aarch64)\" --interval 1 -o mig.json\n"
+	       "  kvmwalk record --vm web01 --vm web02 -d 60 -o two-vms.json\n"
+	       "  kvmwalk record --count tdp_iter_next \\\n"
+	       "      -- kvmwalk-load --scenario invalidate   # x86\n"
 	       "  kvmwalk record --time tdp_mmu_zap_leafs --count-optional tdp_iter_next \\\n"
 	       "      -o zaps.json -- kvmwalk-load --scenario invalidate --refault=no\n\n"
+	       "The command to record comes last, after --: a word before it that is no option's "
+	       "value is an error (several process ids are one --pid, comma- or space-separated). "
 	       "--count checks a patch's mechanism the way its author would with kprobe hit "
 	       "counts: report shows the calls per trigger and process, compare a row per "
 	       "function. A function the compiler inlined has no symbol and cannot be counted "
@@ -440,6 +442,7 @@ int record_main(int argc, char **argv)
 		.c = { .out = "kvmwalk.json", .of = { .dirfd = -1 }, .lo = { .none_ok = true } },
 		.checkpoint = KW_CHECKPOINT_S,
 	};
+	a.c.takes_cmd = true;
 	struct checkpoints ck = {};
 	struct cmd_common *cc = &a.c;
 	struct kw_recording r = {}, snap = {};
@@ -457,6 +460,10 @@ int record_main(int argc, char **argv)
 	char *times = NULL;
 
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	if (cmd_args_only()) {
+		kw_outfile_close(&cc->of);
+		return 0;
+	}
 	bare = cc->lo.set == KW_SET_NONE;
 	tee_out = a.workload && !strcmp(a.workload, "-");
 	cmd_install_signals();

@@ -140,7 +140,7 @@ static const struct argp report_argp = {
 	       "  kvmwalk report split.json\n"
 	       "  kvmwalk report split.json --json | jq .visits\n"
 	       "  kvmwalk report split.json --json | jq '.findings[] | [.kind, .count]'\n"
-	       "  kvmwalk record --interval 1 -o mig.json --pid $(pidof qemu-system-aarch64)\n"
+	       "  kvmwalk record --interval 1 -o mig.json --pid \"$(pidof qemu-system-aarch64)\"\n"
 	       "  kvmwalk report --timeline mig.json\n"
 	       "  kvmwalk report --csv mig.json > mig.csv\n"
 	       "  kvmwalk report --timeline --plot mig.svg mig.json\n"
@@ -266,6 +266,10 @@ int report_main(int argc, char **argv)
 	int ret;
 
 	argp_parse(&report_argp, argc, argv, 0, NULL, &a);
+	if (cmd_args_only()) {
+		free(a.paths);
+		return 0;
+	}
 	if (a.n > 1) {
 		ret = report_runs(&a);
 		free(a.paths);
