@@ -319,11 +319,14 @@ LDLIBS += -lmicrohttpd
 endif
 
 # --- make install, make deb -----------------------------------------------------------------------
-# Debian's layout under PREFIX (default /usr/local): the two tools in sbin (they need root), man
+# Debian's layout under PREFIX (default /usr/local): kvmwalk in bin, where every user's PATH finds
+# it (report and compare need no privilege; the commands that attach say so when run without),
+# linked from sbin (root's scripts, the unit); kvmwalk-load in sbin (it needs /dev/kvm), man
 # pages in section 8 made from each command's --help by help2man (dist/man/*.h2m add what --help
 # has no room for), bash completion, the systemd unit with its ExecStart pointing into PREFIX, the
 # Grafana dashboard and the Prometheus rules in share/kvmwalk. DESTDIR for staging.
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/kvmwalk
@@ -351,9 +354,11 @@ $(OUT)/kvmwalk-serve.service: dist/kvmwalk-serve.service.in
 	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
 
 install: deps-install all man $(OUT)/kvmwalk-serve.service
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DATADIR)/dashboards \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
-	install -m 0755 $(OUT)/kvmwalk $(OUT)/kvmwalk-load $(DESTDIR)$(SBINDIR)/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(DATADIR)/dashboards $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0755 $(OUT)/kvmwalk $(DESTDIR)$(BINDIR)/
+	ln -sfr $(DESTDIR)$(BINDIR)/kvmwalk $(DESTDIR)$(SBINDIR)/kvmwalk
+	install -m 0755 $(OUT)/kvmwalk-load $(DESTDIR)$(SBINDIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 dist/kvmwalk.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kvmwalk
 	ln -sf kvmwalk $(DESTDIR)$(BASHCOMPDIR)/kvmwalk-load
