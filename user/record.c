@@ -1291,6 +1291,74 @@ static int intervals_from(struct rd *rd, json_t *a, struct kw_recording *r)
 	return 0;
 }
 
+/*
+ * kvm_stats and workload are read by their own modules (kvmstats.c, workload.c), which also
+ * read what is not a recording: their members are checked here first, as the rest.
+ */
+static void check_kvm_stats(struct rd *rd, json_t *o)
+{
+	json_t *pt, *vo, *so;
+	const char *name;
+	char at[64], sat[160];
+	size_t i;
+
+	if (!o)
+		return;
+	get_str(rd, o, "kvm_stats", "source", at, sizeof(at));
+	rd_get(rd, o, "kvm_stats", "reason", JSON_STRING);
+	pt = get_obj(rd, o, "kvm_stats", "sec_page_tables_kb");
+	get_u64(rd, pt, "kvm_stats.sec_page_tables_kb", "start");
+	get_u64(rd, pt, "kvm_stats.sec_page_tables_kb", "end");
+	json_array_foreach(get_arr(rd, o, "kvm_stats", "vms"), i, vo)
+	{
+		snprintf(at, sizeof(at), "kvm_stats.vms[%zu]", i);
+		if (!json_is_object(vo)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(vo));
+			return;
+		}
+		rd_get(rd, vo, at, "id", JSON_STRING);
+		if (get_u64(rd, vo, at, "pid") > UINT32_MAX)
+			rd_bad(rd, "%s.pid is above %u: no process id", at, UINT32_MAX);
+		get_secs(rd, vo, at, "first_t");
+		get_secs(rd, vo, at, "last_t");
+		json_object_foreach(get_obj(rd, vo, at, "stats"), name, so)
+		{
+			snprintf(sat, sizeof(sat), "%s.stats.%s", at, name);
+			if (!json_is_object(so)) {
+				rd_bad(rd, "%s is %s, not an object", sat, type_name(so));
+				return;
+			}
+			rd_get(rd, so, sat, "type", JSON_STRING);
+			get_u64(rd, so, sat, "start");
+			get_u64(rd, so, sat, "end");
+		}
+	}
+}
+
+static void check_workload(struct rd *rd, json_t *o)
+{
+	json_t *ph;
+	char at[64];
+	size_t i;
+
+	if (!o)
+		return;
+	rd_get(rd, o, "workload", "source", JSON_STRING);
+	rd_get(rd, o, "workload", "from", JSON_STRING);
+	json_array_foreach(get_arr(rd, o, "workload", "phases"), i, ph)
+	{
+		snprintf(at, sizeof(at), "workload.phases[%zu]", i);
+		if (!json_is_object(ph)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(ph));
+			return;
+		}
+		rd_get(rd, ph, at, "scenario", JSON_STRING);
+		rd_get(rd, ph, at, "phase", JSON_STRING);
+		get_u64(rd, ph, at, "iteration");
+		get_u64(rd, ph, at, "wall_ns");
+	}
+}
+
 int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size_t errlen)
 {
 	struct rd rd = { .err = err, .errlen = errlen };
@@ -1390,8 +1458,10 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 			goto nomem;
 	}
 
+	check_kvm_stats(&rd, get_obj(&rd, root, "", "kvm_stats"));
 	if (kw_kvmstats_from_json(&r->kvmstats, get_obj(&rd, root, "", "kvm_stats")))
 		goto nomem;
+	check_workload(&rd, get_obj(&rd, root, "", "workload"));
 	if (kw_workload_from_json(&r->workload, get_obj(&rd, root, "", "workload")))
 		goto nomem;
 

@@ -319,6 +319,11 @@ static void test_validation(void)
 		{ "", ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
 		      "{\"calls\": \"many\"}}}]",
 		  "intervals[0].probes.kvm_pgtable_walk.calls is \"many\", not a count" },
+		{ "", ", \"kvm_stats\": {\"source\": \"debugfs\", \"vms\": [{\"pid\": 5, \"stats\": "
+		      "{\"pages_4k\": {\"start\": -4, \"end\": 1}}}]}",
+		  "kvm_stats.vms[0].stats.pages_4k.start is -4, not a count (an integer >= 0)" },
+		{ "", ", \"workload\": {\"phases\": [{\"phase\": \"split\", \"wall_ns\": \"fast\"}]}",
+		  "workload.phases[0].wall_ns is \"fast\", not a count (an integer >= 0)" },
 		{ "", ", \"overhead\": {\"run_ns\": -1}",
 		  "overhead.run_ns is -1, not a count (an integer >= 0)" },
 		{ ", \"duration_s\": -1.5", "",
