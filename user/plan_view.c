@@ -131,8 +131,8 @@ static void verdict(FILE *f, const struct kw_plan *plan, const char *arch, struc
 				continue;
 			known = true;
 			if (!ncause[c]++ && c == 0)
-				snprintf(fentry_err, sizeof(fentry_err), "%.*s", (int)strcspn(at, ";"),
-					 at);
+				snprintf(fentry_err, sizeof(fentry_err), "%.*s",
+					 (int)strcspn(at, ";"), at);
 		}
 		/* a reason of no known cause: its note, once */
 		if (!known && strlen(others) < sizeof(others) - 16) {

@@ -49,7 +49,8 @@ int probes_main(int argc, char **argv)
 	if (!l)
 		return code;
 	/* a failed write is said by main(), which flushes stdout and checks it */
-	code = kw_plan_print(stdout, loader__get_plan(l), kw_host_arch(), c.json) ? KW_EXIT_ERROR : 0;
+	code = kw_plan_print(stdout, loader__get_plan(l), kw_host_arch(), c.json);
+	code = code ? KW_EXIT_ERROR : 0;
 	loader__destroy(l);
 	return code;
 }

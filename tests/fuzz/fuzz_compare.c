@@ -18,8 +18,10 @@ static void compare(const struct kw_recording *base, size_t nb, const struct kw_
 		    size_t nn)
 {
 	static const char *const paths[2] = { "a.json", "b.json" };
-	struct kw_compare_opts o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN,
-				     .base_paths = paths, .new_paths = paths };
+	struct kw_compare_opts o = { .level = 0.95,
+				     .method = KW_CI_HODGES_LEHMANN,
+				     .base_paths = paths,
+				     .new_paths = paths };
 	struct kw_compare c = {};
 	char *buf = NULL;
 	size_t len = 0;

@@ -74,8 +74,8 @@ void test_outfile(void)
 	ASSERT_TRUE(has(path, "first\n"), "new file: content");
 
 	/* a failed write: the previous file whole, no temporary, no .old */
-	ASSERT_EQ(kw_outfile_write(path, KW_OUTFILE_KEEP_OLD, put_then_fail, "half", &kept),
-		  -EIO, "failed write");
+	ASSERT_EQ(kw_outfile_write(path, KW_OUTFILE_KEEP_OLD, put_then_fail, "half", &kept), -EIO,
+		  "failed write");
 	ASSERT_TRUE(has(path, "first\n"), "failed write: previous file whole");
 	names(dir, ls, sizeof(ls));
 	ASSERT_STREQ(ls, "out.txt ", "failed write: no temporary file, no .old");

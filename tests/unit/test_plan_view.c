@@ -12,8 +12,9 @@
 #include "plan_view.h"
 #include "probes.h"
 
-#define WHY "fentry load refused: Operation not permitted; no kprobes: this kernel is built " \
-	    "without CONFIG_KPROBES"
+#define WHY                                                                                        \
+	"fentry load refused: Operation not permitted; no kprobes: this kernel is built "          \
+	"without CONFIG_KPROBES"
 
 static int count(const char *s, const char *what)
 {

@@ -200,7 +200,8 @@ static void test_pid_filter(struct kw_recording *r)
 	ASSERT_STREQ(pid_filter_of(a, "[116, \"x\"]", buf, sizeof(buf)),
 		     "meta.pid_filter[1] is \"x\", not a process id", "a string: an error");
 	ASSERT_STREQ(pid_filter_of(a, "{}", buf, sizeof(buf)),
-		     "meta.pid_filter is an object, not a list of process ids", "not a list: an error");
+		     "meta.pid_filter is an object, not a list of process ids",
+		     "not a list: an error");
 	free(a);
 
 	r->meta.pid_filter[0] = 116;
@@ -305,7 +306,8 @@ static void test_validation(void)
 		  "probes[kvm_pgtable_walk].duration_ns.sum is -3, not a count (an integer >= 0)" },
 		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"duration_ns\": "
 		      "{\"buckets\": [[9999, 1]]}}]",
-		  "probes[kvm_pgtable_walk].duration_ns.buckets[0] is [9999,1], not [INDEX, COUNT]" },
+		  "probes[kvm_pgtable_walk].duration_ns.buckets[0] is [9999,1], not "
+		  "[INDEX, COUNT]" },
 		{ "", ", \"probes\": 5", "probes is a number (5), not an array" },
 		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"mechanism\": 3}]",
 		  "probes[kvm_pgtable_walk].mechanism is a number (3), not a string" },
@@ -319,10 +321,11 @@ static void test_validation(void)
 		{ "", ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
 		      "{\"calls\": \"many\"}}}]",
 		  "intervals[0].probes.kvm_pgtable_walk.calls is \"many\", not a count" },
-		{ "", ", \"kvm_stats\": {\"source\": \"debugfs\", \"vms\": [{\"pid\": 5, \"stats\": "
-		      "{\"pages_4k\": {\"start\": -4, \"end\": 1}}}]}",
+		{ "", ", \"kvm_stats\": {\"source\": \"debugfs\", \"vms\": [{\"pid\": 5, "
+		      "\"stats\": {\"pages_4k\": {\"start\": -4, \"end\": 1}}}]}",
 		  "kvm_stats.vms[0].stats.pages_4k.start is -4, not a count (an integer >= 0)" },
-		{ "", ", \"workload\": {\"phases\": [{\"phase\": \"split\", \"wall_ns\": \"fast\"}]}",
+		{ "", ", \"workload\": {\"phases\": [{\"phase\": \"split\", "
+		      "\"wall_ns\": \"fast\"}]}",
 		  "workload.phases[0].wall_ns is \"fast\", not a count (an integer >= 0)" },
 		{ "", ", \"overhead\": {\"run_ns\": -1}",
 		  "overhead.run_ns is -1, not a count (an integer >= 0)" },
@@ -331,9 +334,11 @@ static void test_validation(void)
 		{ ", \"duration_s\": \"long\"", "",
 		  "meta.duration_s is \"long\", not a time in seconds (a number >= 0)" },
 		{ ", \"wall_ns\": -7", "", "meta.wall_ns is -7, not a count (an integer >= 0)" },
-		{ ", \"exit_status\": 999", "", "meta.exit_status is 999, not -1 (no command) or 0..255" },
+		{ ", \"exit_status\": 999", "",
+		  "meta.exit_status is 999, not -1 (no command) or 0..255" },
 		{ ", \"kernel\": 6", "", "meta.kernel is a number (6), not a string" },
-		{ ", \"visits\": \"yes\"", "", "meta.visits is a string (\"yes\"), not true or false" },
+		{ ", \"visits\": \"yes\"", "",
+		  "meta.visits is a string (\"yes\"), not true or false" },
 	};
 	static const char *const arches[][2] = {
 		{ "\"sparc\"", "meta.arch is \"sparc\", not arm64 or x86" },
@@ -345,7 +350,8 @@ static void test_validation(void)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(doc, sizeof(doc),
-			 "{\"schema\": \"kvmwalk-recording/1\", \"meta\": {\"arch\": \"arm64\"%s}%s}",
+			 "{\"schema\": \"kvmwalk-recording/1\", "
+			 "\"meta\": {\"arch\": \"arm64\"%s}%s}",
 			 cases[i].meta, cases[i].rest);
 		err[0] = 0;
 		if (ASSERT_EQ(kw_recording_parse(&r, doc, err, sizeof(err)), -EINVAL, doc))

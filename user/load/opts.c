@@ -546,9 +546,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			char names[160] = "";
 
 			/* every name, so the next try is not a guess */
-			for (int i = 0; i <= SC_ALL; i++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			for (int i = 0; i <= SC_ALL; i++) {
+				size_t n = strlen(names);
+
+				snprintf(names + n, sizeof(names) - n, "%s%s",
 					 i == 0 ? "" : i == SC_ALL ? " or " : ", ", scenario_names[i]);
+			}
 			OPT_ERROR(state, "unknown scenario '%s': --scenario is %s", arg, names);
 		}
 		o->scenario = r;
