@@ -829,8 +829,8 @@ static json_t *rd_get(struct rd *rd, json_t *o, const char *where, const char *k
 		return v;
 	rd_bad(rd, "%s%s%s is %s (%s), not %s", where, *where ? "." : "", k, type_name(v),
 	       shown(v, buf, sizeof(buf)),
-	       t == JSON_OBJECT	 ? "an object"
-	       : t == JSON_ARRAY ? "an array"
+	       t == JSON_OBJECT	  ? "an object"
+	       : t == JSON_ARRAY  ? "an array"
 	       : t == JSON_STRING ? "a string"
 	       : t == JSON_TRUE	  ? "true or false"
 				  : "a number");
@@ -846,8 +846,8 @@ static __u64 rd_count(struct rd *rd, json_t *v, const char *where, const char *k
 		return 0;
 	if (json_is_integer(v) && json_integer_value(v) >= 0)
 		return json_integer_value(v);
-	rd_bad(rd, "%s%s%s is %s, not a count (an integer >= 0)", where, *where && *k ? "." : "",
-	       k, shown(v, buf, sizeof(buf)));
+	rd_bad(rd, "%s%s%s is %s, not a count (an integer >= 0)", where, *where && *k ? "." : "", k,
+	       shown(v, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -931,7 +931,8 @@ static void hist_from(struct rd *rd, json_t *parent, const char *where, const ch
 			       shown(pair, buf, sizeof(buf)), KW_HIST_NR_BUCKETS - 1);
 			return;
 		}
-		h->buckets[json_integer_value(idx)] = rd_count(rd, json_array_get(pair, 1), bat, "");
+		h->buckets[json_integer_value(idx)] =
+			rd_count(rd, json_array_get(pair, 1), bat, "");
 	}
 	if (h->count && h->min > h->max)
 		rd_bad(rd, "%s: min %llu is above max %llu", at, (unsigned long long)h->min,
@@ -1279,8 +1280,8 @@ static int intervals_from(struct rd *rd, json_t *a, struct kw_recording *r)
 		}
 		/* since the timelines (December 2026); older intervals hold only the probes */
 		iv.full = get_obj(rd, o, at, "counters") != NULL;
-		counters_from(rd, get_obj(rd, o, at, "counters"), sub(pat, sizeof(pat), at, "counters"),
-			      iv.counters);
+		counters_from(rd, get_obj(rd, o, at, "counters"),
+			      sub(pat, sizeof(pat), at, "counters"), iv.counters);
 		visits_from(rd, get_arr(rd, o, at, "visits"), sub(pat, sizeof(pat), at, "visits"),
 			    iv.visits);
 		iv.dirty_log_ioctls = get_u64(rd, o, at, "dirty_log_ioctls");
@@ -1423,7 +1424,8 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 
 	json_array_foreach(get_arr(&rd, root, "", "triggers"), i, o)
 	{
-		const char *pn = json_string_value(rd_get(&rd, o, "triggers", "probe", JSON_STRING));
+		const char *pn =
+			json_string_value(rd_get(&rd, o, "triggers", "probe", JSON_STRING));
 		struct kw_trig t = {};
 
 		snprintf(at, sizeof(at), "triggers[%zu]", i);

@@ -226,8 +226,8 @@ struct kw_meta {
 	__u64 wall_ns;
 	/*
 	 * A checkpoint: the recording so far, which record writes to its -o FILE while it records
-	 * (--checkpoint SECS), replaced by the whole recording when it ends. A file that is still one
-	 * is of a record that was killed (or is still running).
+	 * (--checkpoint SECS), replaced by the whole recording when it ends. A file that is still
+	 * one is of a record that was killed (or is still running).
 	 */
 	bool checkpoint;
 	struct kw_conditions cond; /* the test conditions (conditions.h) */

@@ -62,8 +62,10 @@ static error_t parse_record(int key, char *arg, struct argp_state *state)
 			return 0;
 		}
 		if (kw_secs_parse(arg, 1, 86400, &a->checkpoint))
-			argp_error(state, "--checkpoint must be 0 (none) or a number of seconds from "
-					  "1 to 86400, not '%s'", arg);
+			argp_error(state,
+				   "--checkpoint must be 0 (none) or a number of seconds from 1 to "
+				   "86400, not '%s'",
+				   arg);
 		return 0;
 	case ARGP_KEY_END:
 		if (a->workload && !a->c.ncmd)
@@ -399,8 +401,8 @@ struct checkpoints {
  * now and a last partial interval runs from the last snapshot to now. No KVM statistics (read at
  * the end) and no workload times (the command's, when it has exited).
  */
-static void checkpoint(struct checkpoints *ck, struct loader *l, struct cmd_common *cc,
-		       int argc, char **argv, struct kw_recording *snap, bool fresh,
+static void checkpoint(struct checkpoints *ck, struct loader *l, struct cmd_common *cc, int argc,
+		       char **argv, struct kw_recording *snap, bool fresh,
 		       const struct kw_interval *ivs, size_t nivs, const struct kw_interval *last,
 		       double now, __u64 start_ns)
 {
@@ -582,8 +584,9 @@ int record_main(int argc, char **argv)
 		}
 		/*
 		 * A checkpoint when one is due: with --interval, at the snapshot that ends the
-		 * stretch (its intervals sum to its totals), unless the snapshots are further apart.
-		 * The next is due SECS after this one is written, so a slow write cannot pile up.
+		 * stretch (its intervals sum to its totals), unless the snapshots are further
+		 * apart. The next is due SECS after this one is written, so a slow write cannot
+		 * pile up.
 		 */
 		if (ck.every && t >= ck.next &&
 		    (snapped || !cc->interval || cc->interval > ck.every)) {

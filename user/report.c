@@ -140,8 +140,9 @@ static void print_meta(FILE *f, const struct kw_recording *r, const char *name)
 
 			for (__u32 k = 0; k < m->nvm_unseen && !unseen; k++)
 				unseen = !strcmp(m->vm_unseen[k], m->vm_filter[i]);
-			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s%s", i ? ", " : "",
-				 m->vm_filter[i], unseen ? " (no VM of that name was seen)" : "");
+			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s%s",
+				 i ? ", " : "", m->vm_filter[i],
+				 unseen ? " (no VM of that name was seen)" : "");
 		}
 		wrap_text(f, "vm filter", vms);
 	}

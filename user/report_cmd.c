@@ -173,13 +173,13 @@ static void say_checkpoint(FILE *f, const struct kw_recording *r, const char *pa
 	if (!r->meta.checkpoint)
 		return;
 	if (f == stderr)
-		fprintf(f, "kvmwalk: %s is a checkpoint at %.1f s: record did not finish it "
-			   "(killed, or still running)\n",
+		fprintf(f,
+			"kvmwalk: %s is a checkpoint at %.1f s: record did not finish it "
+			"(killed, or still running)\n",
 			path, r->meta.duration_s);
 	else
-		fprintf(f, "Checkpoint at %.1f s: record did not finish (killed, or still "
-			   "running).\n\n",
-			r->meta.duration_s);
+		fprintf(f, "Checkpoint at %.1f s: record did not finish (killed, or still %s).\n\n",
+			r->meta.duration_s, "running");
 }
 
 /* --timeline, --csv, --plot and --timeline --json: the intervals of r. */
@@ -206,7 +206,8 @@ static int report_timeline(const struct report_args *a, const struct kw_recordin
 			return KW_EXIT_ERROR;
 		}
 		if (kept)
-			fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", a->plot, a->plot);
+			fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", a->plot,
+				a->plot);
 	}
 	if (a->csv) {
 		say_checkpoint(stderr, r, a->path);

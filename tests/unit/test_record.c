@@ -301,11 +301,13 @@ static void test_validation(void)
 		  "probes[kvm_pgtable_walk].calls is -5, not a count (an integer >= 0)" },
 		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"calls\": 1.5}]",
 		  "probes[kvm_pgtable_walk].calls is 1.5, not a count (an integer >= 0)" },
-		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"duration_ns\": "
-		      "{\"count\": 1, \"sum\": -3}}]",
+		{ "",
+		  ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"duration_ns\": "
+		  "{\"count\": 1, \"sum\": -3}}]",
 		  "probes[kvm_pgtable_walk].duration_ns.sum is -3, not a count (an integer >= 0)" },
-		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"duration_ns\": "
-		      "{\"buckets\": [[9999, 1]]}}]",
+		{ "",
+		  ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"duration_ns\": "
+		  "{\"buckets\": [[9999, 1]]}}]",
 		  "probes[kvm_pgtable_walk].duration_ns.buckets[0] is [9999,1], not "
 		  "[INDEX, COUNT]" },
 		{ "", ", \"probes\": 5", "probes is a number (5), not an array" },
@@ -313,19 +315,23 @@ static void test_validation(void)
 		  "probes[kvm_pgtable_walk].mechanism is a number (3), not a string" },
 		{ "", ", \"counters\": {\"unmap_calls\": \"3\"}",
 		  "counters.unmap_calls is \"3\", not a count (an integer >= 0)" },
-		{ "", ", \"triggers\": [{\"probe\": \"kvm_vm_ioctl\", \"trigger\": \"ioctl\", "
-		      "\"pid\": 7, \"calls\": -1}]",
+		{ "",
+		  ", \"triggers\": [{\"probe\": \"kvm_vm_ioctl\", \"trigger\": \"ioctl\", "
+		  "\"pid\": 7, \"calls\": -1}]",
 		  "triggers[0].calls is -1, not a count (an integer >= 0)" },
 		{ "", ", \"intervals\": [{\"t\": -2, \"probes\": {}}]",
 		  "intervals[0].t is -2, not a time in seconds (a number >= 0)" },
-		{ "", ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
-		      "{\"calls\": \"many\"}}}]",
+		{ "",
+		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
+		  "{\"calls\": \"many\"}}}]",
 		  "intervals[0].probes.kvm_pgtable_walk.calls is \"many\", not a count" },
-		{ "", ", \"kvm_stats\": {\"source\": \"debugfs\", \"vms\": [{\"pid\": 5, "
-		      "\"stats\": {\"pages_4k\": {\"start\": -4, \"end\": 1}}}]}",
+		{ "",
+		  ", \"kvm_stats\": {\"source\": \"debugfs\", \"vms\": [{\"pid\": 5, "
+		  "\"stats\": {\"pages_4k\": {\"start\": -4, \"end\": 1}}}]}",
 		  "kvm_stats.vms[0].stats.pages_4k.start is -4, not a count (an integer >= 0)" },
-		{ "", ", \"workload\": {\"phases\": [{\"phase\": \"split\", "
-		      "\"wall_ns\": \"fast\"}]}",
+		{ "",
+		  ", \"workload\": {\"phases\": [{\"phase\": \"split\", "
+		  "\"wall_ns\": \"fast\"}]}",
 		  "workload.phases[0].wall_ns is \"fast\", not a count (an integer >= 0)" },
 		{ "", ", \"overhead\": {\"run_ns\": -1}",
 		  "overhead.run_ns is -1, not a count (an integer >= 0)" },
@@ -358,8 +364,10 @@ static void test_validation(void)
 			ASSERT_TRUE(!strncmp(err, cases[i].err, strlen(cases[i].err)), err);
 	}
 	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
-		snprintf(doc, sizeof(doc), "{\"schema\": \"kvmwalk-recording/1\", \"meta\": "
-					   "{\"arch\": %s}}", arches[i][0]);
+		snprintf(doc, sizeof(doc),
+			 "{\"schema\": \"kvmwalk-recording/1\", \"meta\": "
+			 "{\"arch\": %s}}",
+			 arches[i][0]);
 		err[0] = 0;
 		if (ASSERT_EQ(kw_recording_parse(&r, doc, err, sizeof(err)), -EINVAL, doc))
 			ASSERT_STREQ(err, arches[i][1], "a bogus arch");
@@ -369,14 +377,15 @@ static void test_validation(void)
 	ASSERT_STREQ(err, "no meta.arch", "no meta: said");
 	ASSERT_EQ(kw_recording_parse(&r, "[1]", err, sizeof(err)), -EINVAL, "an array");
 	/* what the format lets be absent, or a name of a newer kvmwalk, still reads */
-	if (ASSERT_EQ(kw_recording_parse(&r,
-					 "{\"schema\": \"kvmwalk-recording/1\", \"meta\": {\"arch\": "
-					 "\"x86\", \"exit_status\": -1}, \"probes\": [{\"name\": "
-					 "\"a_newer_probe\", \"calls\": 3}], \"counters\": "
-					 "{\"a_newer_counter\": 4}, \"triggers\": [{\"probe\": "
-					 "\"kvm_vm_ioctl\", \"trigger\": \"a_newer_trigger\"}]}",
-					 err, sizeof(err)),
-		      0, err))
+	if (ASSERT_EQ(
+		    kw_recording_parse(&r,
+				       "{\"schema\": \"kvmwalk-recording/1\", \"meta\": {\"arch\": "
+				       "\"x86\", \"exit_status\": -1}, \"probes\": [{\"name\": "
+				       "\"a_newer_probe\", \"calls\": 3}], \"counters\": "
+				       "{\"a_newer_counter\": 4}, \"triggers\": [{\"probe\": "
+				       "\"kvm_vm_ioctl\", \"trigger\": \"a_newer_trigger\"}]}",
+				       err, sizeof(err)),
+		    0, err))
 		kw_recording_free(&r);
 }
 

@@ -550,7 +550,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				size_t n = strlen(names);
 
 				snprintf(names + n, sizeof(names) - n, "%s%s",
-					 i == 0 ? "" : i == SC_ALL ? " or " : ", ", scenario_names[i]);
+					 i == 0	       ? ""
+					 : i == SC_ALL ? " or "
+						       : ", ",
+					 scenario_names[i]);
 			}
 			OPT_ERROR(state, "unknown scenario '%s': --scenario is %s", arg, names);
 		}
