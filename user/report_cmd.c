@@ -178,8 +178,9 @@ static void say_checkpoint(FILE *f, const struct kw_recording *r, const char *pa
 			"(killed, or still running)\n",
 			path, r->meta.duration_s);
 	else
-		fprintf(f, "Checkpoint at %.1f s: record did not finish (killed, or still %s).\n\n",
-			r->meta.duration_s, "running");
+		fprintf(f, "Checkpoint at %.1f s: record did not finish (killed, or still "
+			   "running).\n\n",
+			r->meta.duration_s);
 }
 
 /* --timeline, --csv, --plot and --timeline --json: the intervals of r. */
