@@ -1308,8 +1308,10 @@ static void check_kvm_stats(struct rd *rd, json_t *o)
 	get_str(rd, o, "kvm_stats", "source", at, sizeof(at));
 	rd_get(rd, o, "kvm_stats", "reason", JSON_STRING);
 	pt = get_obj(rd, o, "kvm_stats", "sec_page_tables_kb");
-	get_u64(rd, pt, "kvm_stats.sec_page_tables_kb", "start");
-	get_u64(rd, pt, "kvm_stats.sec_page_tables_kb", "end");
+	/* KiB, null where /proc/meminfo had no SecPageTables */
+	for (const char *const *k = (const char *const[]){ "start", "end", NULL }; *k; k++)
+		if (!json_is_null(json_object_get(pt, *k)))
+			get_u64(rd, pt, "kvm_stats.sec_page_tables_kb", *k);
 	json_array_foreach(get_arr(rd, o, "kvm_stats", "vms"), i, vo)
 	{
 		snprintf(at, sizeof(at), "kvm_stats.vms[%zu]", i);
