@@ -333,11 +333,14 @@ LDLIBS += -lmicrohttpd
 endif
 
 # --- make install, make deb -----------------------------------------------------------------------
-# Debian's layout under PREFIX (default /usr/local): the two tools in sbin (they need root), man
+# Debian's layout under PREFIX (default /usr/local): kvmwalk in bin, where every user's PATH finds
+# it (report and compare need no privilege; the commands that attach say so when run without),
+# linked from sbin (root's scripts, the unit); kvmwalk-load in sbin (it needs /dev/kvm), man
 # pages in section 8 made from each command's --help by help2man (dist/man/*.h2m add what --help
 # has no room for), bash completion, the systemd unit with its ExecStart pointing into PREFIX, the
 # Grafana dashboard and the Prometheus rules in share/kvmwalk. DESTDIR for staging.
 PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/kvmwalk
@@ -365,9 +368,11 @@ $(OUT)/kvmwalk-serve.service: dist/kvmwalk-serve.service.in
 	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
 
 install: deps-install all man $(OUT)/kvmwalk-serve.service
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DATADIR)/dashboards \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
-	install -m 0755 $(OUT)/kvmwalk $(OUT)/kvmwalk-load $(DESTDIR)$(SBINDIR)/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(DATADIR)/dashboards $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0755 $(OUT)/kvmwalk $(DESTDIR)$(BINDIR)/
+	ln -sfr $(DESTDIR)$(BINDIR)/kvmwalk $(DESTDIR)$(SBINDIR)/kvmwalk
+	install -m 0755 $(OUT)/kvmwalk-load $(DESTDIR)$(SBINDIR)/
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 dist/kvmwalk.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kvmwalk
 	ln -sf kvmwalk $(DESTDIR)$(BASHCOMPDIR)/kvmwalk-load
@@ -429,6 +434,12 @@ soak: setup
 # --- the host tests, tests/host/test-*: kvmwalk against this machine's kernel (root: they load BPF
 # programs; skipped otherwise), run in name order, each given the kvmwalk binary and ending with
 # "test-NAME: N passed, N failed" (a new tests/host/test-NAME runs with them):
+# - test-checkpoint (~20 s): record --checkpoint: killed with SIGKILL, its FILE is a checkpoint
+#   that report reads; ended normally, FILE is the whole recording and FILE.old the file from
+#   before;
+# - test-cli (~5 s): every --help example runs as written (KVMWALK_TEST_ARGS_ONLY), record's free
+#   word before -- refused, did you mean, --vm that matched nothing said, probes' verdict,
+#   corrupt recordings exit 8 naming the member;
 # - test-pid-filter (~2 s): record --pid A and --pid A,B count exactly the KVM ioctls of those
 #   kvmwalk-load processes; bad lists refused before attaching;
 # - test-prometheus (~15 s): a real Prometheus server scrapes serve on loopback while kvmwalk-load
@@ -441,7 +452,9 @@ soak: setup
 # - test-top (~10 s): top in a tmux terminal, its keys sent and its screens read back, the
 #   terminal's settings restored after q, Ctrl-C and SIGTERM; its lines without a terminal;
 # - test-tracefs (~5 s): the tracepoint fallback with tracefs unmounted, mountable or not, in a
-#   private mount namespace.
+#   private mount namespace;
+# - test-write-errors (~3 s): report, probes and compare into /dev/full fail with a message;
+#   compare --output and --plot, report --plot keep FILE.old and survive a full disk.
 # Part of promcheck, so of make test.
 HOST_TESTS := $(sort $(wildcard tests/host/test-*))
 .PHONY: servecheck

@@ -8,11 +8,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "clock.h"
 #include "cmd_common.h"
+#include "commands.h"
 #include "outfile.h"
 #include "userfn.h"
 
@@ -32,6 +34,15 @@ void cmd_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	/* A closed terminal or ssh session ends a recording as cleanly as Ctrl-C. */
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+bool cmd_args_only(void)
+{
+	if (!getenv("KVMWALK_TEST_ARGS_ONLY"))
+		return false;
+	fprintf(stderr, "kvmwalk: test knob KVMWALK_TEST_ARGS_ONLY: the arguments are good; "
+			"nothing run\n");
+	return true;
 }
 
 static double parse_secs(const char *arg, struct argp_state *state, const char *what, double min,
@@ -110,7 +121,20 @@ error_t cmd_parse_common(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--kvm-stats is auto, debugfs, binary or off, not '%s'", arg);
 		break;
 	case ARGP_KEY_ARG:
-		/* record: everything from the first non-option (after --) is the command */
+		if (!c->takes_cmd)
+			argp_error(state, "takes no arguments, not '%s'", arg);
+		/*
+		 * record: everything after -- is the command; a free word before it is no command
+		 * but a mistake, such as --pid $(pidof qemu) with two QEMUs ("--pid 4242 4243"),
+		 * which once ran 4243 as the command and gave it the options after it.
+		 */
+		if (!state->quoted || state->next - 1 < state->quoted)
+			argp_error(state,
+				   "'%s' is not an option's value, and the command to record goes "
+				   "after -- (kvmwalk record [OPTION...] -- CMD [ARG...]); several "
+				   "process ids are one --pid: --pid 4242,4243 or --pid \"$(pidof "
+				   "qemu-system-x86_64)\"",
+				   arg);
 		c->cmd = &state->argv[state->next - 1];
 		c->ncmd = state->argc - state->next + 1;
 		state->next = state->argc;

@@ -36,6 +36,7 @@ struct cmd_common {
 	struct kw_outfile of; /* record: out's directory, checked and opened while parsing */
 	double duration, interval;
 	bool once;
+	bool takes_cmd; /* record: a command after -- */
 	char **cmd;
 	int ncmd;
 	enum kw_kvmstats_mode kvm_stats; /* record --kvm-stats (default auto) */

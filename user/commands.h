@@ -10,6 +10,8 @@
 #ifndef KW_COMMANDS_H
 #define KW_COMMANDS_H
 
+#include <stdbool.h>
+
 int probes_main(int argc, char **argv);
 int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
@@ -21,5 +23,14 @@ int top_main(int argc, char **argv);
  */
 int serve_main(int argc, char **argv);
 int compare_main(int argc, char **argv);
+
+/*
+ * Test knob, not a feature (cmd_common.c): with KVMWALK_TEST_ARGS_ONLY=1 in the environment, a
+ * command returns 0 right after its command line was parsed and checked as for a usage error
+ * (record's -o directory, --pid processes), and says so on stderr, so that a test runs every
+ * example of every --help as written without attaching anything (tests/host/test-cli). Each
+ * command's main() calls it after argp_parse(): true means return 0.
+ */
+bool cmd_args_only(void);
 
 #endif /* KW_COMMANDS_H */

@@ -4,11 +4,13 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #include <argp.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "compare.h"
+#include "outfile.h"
 
 /* "--" between the sides reaches the parser as this word, so options may follow it. */
 #define SIDE_SEPARATOR "\001--"
@@ -47,7 +49,10 @@ static const struct argp_option options[] = {
 	{ "plot", OPT_PLOT, "FILE.svg", 0,
 	  "also write the before and after duration histograms of each function, overlaid on a log "
 	  "time axis with the medians marked, as a plain SVG file" },
-	{ "output", OPT_OUTPUT, "FILE", 0, "write the report here instead of stdout" },
+	{ "output", OPT_OUTPUT, "FILE", 0,
+	  "write the report here instead of stdout. This file and --plot's are written to a "
+	  "temporary file next to them, renamed over FILE when complete, a previous FILE kept as "
+	  "FILE.old: a failed write (a full disk) leaves FILE as it was" },
 	{ "level", OPT_LEVEL, "CONF", 0,
 	  "confidence asked for the intervals (default 0.95); with few runs the exact level "
 	  "reached is shown" },
@@ -185,7 +190,8 @@ static const struct argp argp = {
 	"   kvmwalk record --probe none -o bare1.json --workload-times - \\\n"
 	"       -- kvmwalk-load --scenario=split --json\n"
 	"   kvmwalk record --probe timing -o timing1.json ...)\n\n"
-	"Exit status: 0; 1 error (out of memory, cannot write); 2 usage; 7 a file cannot be read; "
+	"Exit status: 0; 1 error (out of memory, cannot write: said on stderr); 2 usage; 7 a file "
+	"cannot be read; "
 	"8 a file is truncated or corrupt (not JSON, not a recording); 9 a recording of another "
 	"schema version (this kvmwalk reads kvmwalk-recording/1); 10 recordings of different "
 	"arches. The message names the file."
@@ -223,6 +229,11 @@ int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out
 				 why);
 			break;
 		}
+		/* comparable, but of a record that did not finish: its runs are short */
+		if (out[i].meta.checkpoint)
+			fprintf(stderr,
+				"kvmwalk: %s is a checkpoint at %.1f s: record did not finish it\n",
+				paths[i], out[i].meta.duration_s);
 		if (!out[i].meta.arch[0]) {
 			kw_recording_free(&out[i]);
 			ret = KW_CMP_EXIT_CORRUPT;
@@ -249,13 +260,56 @@ int kw_compare_load(const char *const *paths, size_t n, struct kw_recording *out
 	return ret;
 }
 
+struct print_arg {
+	const struct kw_compare *c;
+	enum kw_compare_format fmt;
+};
+
+static int put_report(FILE *f, void *arg)
+{
+	const struct print_arg *pa = arg;
+
+	return kw_compare_print(f, pa->c, pa->fmt);
+}
+
+struct plot_arg {
+	const struct kw_recording *base;
+	size_t nbase;
+	const struct kw_recording *new;
+	size_t nnew;
+	const char *functions;
+};
+
+static int put_plot(FILE *f, void *arg)
+{
+	const struct plot_arg *pl = arg;
+
+	return kw_compare_plot(f, pl->base, pl->nbase, pl->new, pl->nnew, pl->functions);
+}
+
+/*
+ * --output and --plot: a temporary file next to FILE, renamed over it when complete, the previous
+ * FILE kept as FILE.old (as record -o): a full disk leaves the previous file whole.
+ */
+static int write_file(const char *path, int (*fill)(FILE *f, void *arg), void *arg)
+{
+	bool kept;
+	int err = kw_outfile_write(path, KW_OUTFILE_KEEP_OLD, fill, arg, &kept);
+
+	if (err)
+		fprintf(stderr, "kvmwalk compare: cannot write %s: %s (%s is left as it was)\n",
+			path, strerror(-err), path);
+	else if (kept)
+		fprintf(stderr, "kvmwalk compare: kept the previous %s as %s.old\n", path, path);
+	return err;
+}
+
 int compare_main(int argc, char **argv)
 {
 	struct compare_args a = { .o = { .level = 0.95, .method = KW_CI_HODGES_LEHMANN } };
 	struct kw_recording *base = NULL, *new = NULL;
 	struct kw_compare c = {};
 	char **args, err[768];
-	FILE *out = stdout;
 	int ret = 0, e, i;
 
 	args = calloc(argc + 1, sizeof(*args));
@@ -270,6 +324,8 @@ int compare_main(int argc, char **argv)
 			break;
 		}
 	argp_parse(&argp, argc, args, ARGP_IN_ORDER, NULL, &a);
+	if (cmd_args_only())
+		goto cleanup;
 
 	base = calloc(a.n[0], sizeof(*base));
 	new = calloc(a.n[1], sizeof(*new));
@@ -297,31 +353,23 @@ int compare_main(int argc, char **argv)
 		ret = KW_CMP_EXIT_ERROR;
 		goto free_recordings;
 	}
-	if (a.output && !(out = fopen(a.output, "w"))) {
-		fprintf(stderr, "kvmwalk compare: cannot write %s: %s\n", a.output,
-			strerror(errno));
-		ret = KW_CMP_EXIT_ERROR;
-		goto free_recordings;
-	}
-	if (kw_compare_print(out, &c, a.fmt) || fflush(out)) {
-		fprintf(stderr, "kvmwalk compare: writing %s failed\n", a.output ?: "stdout");
-		ret = KW_CMP_EXIT_ERROR;
-	}
-	if (out != stdout && fclose(out) && !ret) {
-		fprintf(stderr, "kvmwalk compare: writing %s failed\n", a.output);
-		ret = KW_CMP_EXIT_ERROR;
+	if (!a.output) {
+		/* a failed write is said by main(), which flushes stdout and checks it */
+		e = kw_compare_print(stdout, &c, a.fmt);
+		if (e && !ferror(stdout))
+			fprintf(stderr, "kvmwalk compare: %s\n", strerror(-e));
+		if (e)
+			ret = KW_CMP_EXIT_ERROR;
+	} else {
+		struct print_arg pa = { &c, a.fmt };
+
+		ret = write_file(a.output, put_report, &pa) ? KW_CMP_EXIT_ERROR : 0;
 	}
 	if (a.plot) {
-		FILE *svg = fopen(a.plot, "w");
+		struct plot_arg pl = { base, a.n[0], new, a.n[1], a.o.functions };
 
-		e = svg ? kw_compare_plot(svg, base, a.n[0], new, a.n[1], a.o.functions) : -errno;
-		if (svg && fclose(svg))
-			e = e ?: -errno;
-		if (e) {
-			fprintf(stderr, "kvmwalk compare: cannot write %s: %s\n", a.plot,
-				strerror(-e));
+		if (write_file(a.plot, put_plot, &pl))
 			ret = KW_CMP_EXIT_ERROR;
-		}
 	}
 free_recordings:
 	for (size_t k = 0; k < a.n[0]; k++)

@@ -724,7 +724,9 @@ static int build_diffs(struct header *h)
 				const char *name = r[i].meta.params[j].name;
 				char what[48];
 
-				if (has_param(c->diffs + first, c->ndiffs - first, name))
+				/* no diff yet: diffs may be NULL, and NULL + 0 is undefined */
+				if (c->ndiffs > first &&
+				    has_param(c->diffs + first, c->ndiffs - first, name))
 					continue;
 				snprintf(what, sizeof(what), "KVM param %.37s", name);
 				/* a name that does not fit is compared but cannot be found again */

@@ -101,6 +101,9 @@ static void panel(FILE *f, double y0, int p, const struct kw_hist *h, const doub
 			hi = fmax(hi, log10((double)kw_hist_bucket_upper(b) + 1));
 			dmax = fmax(dmax, h[s].buckets[b] / (double)h[s].count);
 		}
+	/* a count without a bucket (a recording damaged, or read mid-update): one empty decade */
+	if (lo > hi)
+		lo = 0, hi = 1;
 	lo = floor(lo);
 	hi = ceil(hi);
 	if (hi <= lo)

@@ -142,6 +142,11 @@ struct loader *loader__new(const struct loader_opts *opts, int *exit_code)
 		.traceable = l->traceable,
 		.kvm_mode = l->kvm_mode,
 		.preempt = l->preempt,
+		/*
+		 * kernel/kprobes.c is built only with CONFIG_KPROBES: without register_kprobe()
+		 * no kprobe attaches (libbpf says ENOENT: no kprobe PMU, no kprobe_events)
+		 */
+		.no_kprobes = l->ksyms.n && !ksyms__find(&l->ksyms, "register_kprobe"),
 		.fentry_test = loader__fentry_test,
 		.ctx = l,
 	};
@@ -303,6 +308,18 @@ void loader__meta(const struct loader *l, struct kw_meta *m)
 {
 	snprintf(m->tool_version, sizeof(m->tool_version), "%s (git %s)", KW_VERSION, KW_COMMIT);
 	kw_host_meta(m, l ? kw_attach_name(l->opts.attach) : "");
+	/* --vm: the names no process carried (a process recorded has its identity in ids) */
+	m->nvm_unseen = 0;
+	m->vm_unseen_known = l && l->opts.nvms;
+	for (unsigned int i = 0; m->vm_unseen_known && i < l->opts.nvms; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < l->nids && !seen; k++)
+			seen = !strcmp(l->ids[k].vm, l->opts.vms[i]);
+		if (!seen)
+			snprintf(m->vm_unseen[m->nvm_unseen++], sizeof(m->vm_unseen[0]), "%s",
+				 l->opts.vms[i]);
+	}
 }
 
 int loader__stats_start(struct loader *l)

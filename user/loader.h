@@ -64,8 +64,8 @@ int loader__stats_start(struct loader *l);
 /* Reads every map into r (which it resets), with the attach plan and the probes' cost. */
 int loader__collect(struct loader *l, struct kw_recording *r);
 /*
- * Fills the metadata of a recording: this host's (kw_host_meta()), the tool version, and the
- * --attach mode (none without a loader).
+ * Fills the metadata of a recording: this host's (kw_host_meta()), the tool version, the
+ * --attach mode (none without a loader), and the --vm names no process carried so far.
  */
 void loader__meta(const struct loader *l, struct kw_meta *m);
 /*

@@ -114,8 +114,11 @@ bool kw_plan_wanted(const struct loader_opts *o, int probe)
  */
 static bool kprobe_first(const struct kw_planner *p)
 {
-	return p->preempt && kw_host_preemptible(p->preempt);
+	return !p->no_kprobes && p->preempt && kw_host_preemptible(p->preempt);
 }
+
+/* Why no kprobe is planned on this kernel: its config, named, not libbpf's ENOENT. */
+#define NO_KPROBES "no kprobes: this kernel is built without CONFIG_KPROBES"
 
 static const char *preempt_reason(const struct kw_planner *p)
 {
@@ -181,7 +184,9 @@ static void plan_probe(const struct kw_planner *p, int i, struct kw_plan plan[KW
 			set_plan(pl, KW_MECH_FENTRY, pp->func, "%s", "");
 			return;
 		}
-		if (try_kprobe && pp->prog[KW_MECH_KPROBE][KW_ENTRY]) {
+		if (try_kprobe && pp->prog[KW_MECH_KPROBE][KW_ENTRY] && p->no_kprobes) {
+			add_reason(why, sizeof(why), NO_KPROBES);
+		} else if (try_kprobe && pp->prog[KW_MECH_KPROBE][KW_ENTRY]) {
 			if (is_traceable(p, pp->func)) {
 				set_plan(pl, KW_MECH_KPROBE, pp->func, "%s", why);
 				return;
@@ -241,6 +246,11 @@ static void plan_ufunc(const struct kw_planner *p, unsigned int s, struct kw_pla
 	if (attach != KW_ATTACH_KPROBE &&
 	    !p->fentry_test(p->ctx, q->name, ks->mod, why, sizeof(why))) {
 		set_plan(pl, KW_MECH_FENTRY, q->name, "%s", "");
+		return;
+	}
+	if (attach != KW_ATTACH_FENTRY && p->no_kprobes) {
+		set_plan(pl, KW_MECH_UNAVAILABLE, q->name, "%s%s" NO_KPROBES, why,
+			 why[0] ? "; " : "");
 		return;
 	}
 	if (attach != KW_ATTACH_FENTRY) {

@@ -30,6 +30,8 @@ struct kw_planner {
 	 * takes kprobes first: see kprobe_first() in loader_plan.c.
 	 */
 	const char *preempt;
+	/* the kernel has no kprobes (built without CONFIG_KPROBES): none is planned */
+	bool no_kprobes;
 	/*
 	 * The fentry attach test: 0 if an fentry program attaches to @func (of module @mod, "" for
 	 * the kernel's own), else -errno with why in @why.

@@ -49,10 +49,19 @@ void kw_outfile_close(struct kw_outfile *o)
 /* Runs fill on f and closes it: 0, or the first -errno of fill, the flush, fsync or close. */
 static int fill_and_close(FILE *f, bool sync, int (*fill)(FILE *f, void *arg), void *arg)
 {
-	int err = fill(f, arg);
+	int err, write_errno;
 
+	errno = 0;
+	err = fill(f, arg);
+	write_errno = errno;
+	/*
+	 * A printer says -EIO for any failed write, or nothing when it ignores fprintf's result:
+	 * the flush's errno, or the failed write's (ENOSPC), says more.
+	 */
 	if (fflush(f))
-		err = err ?: -errno;
+		err = err && err != -EIO ? err : -errno;
+	if ((!err || err == -EIO) && ferror(f))
+		err = write_errno ? -write_errno : -EIO;
 	if (!err && sync && fsync(fileno(f)))
 		err = -errno;
 	if (fclose(f))
@@ -148,5 +157,28 @@ cleanup:
 		o->tmp_left = true;
 	else if (err)
 		unlinkat(o->dirfd, o->tmp, 0);
+	return err;
+}
+
+int kw_outfile_write(const char *path, unsigned int flags, int (*fill)(FILE *f, void *arg),
+		     void *arg, bool *kept_old)
+{
+	struct kw_outfile o;
+	mode_t umask_now = umask(0);
+	int err;
+
+	umask(umask_now);
+	if (kept_old)
+		*kept_old = false;
+	err = kw_outfile_open(&o, path);
+	/* the mode fopen(path, "w") would give */
+	if (!err)
+		err = kw_outfile_replace(&o, 0666 & ~umask_now, flags, fill, arg);
+	if (kept_old)
+		*kept_old = o.kept_old;
+	/* only the rename failed: a report can be made again, unlike a recording */
+	if (err && o.tmp_left)
+		unlinkat(o.dirfd, o.tmp, 0);
+	kw_outfile_close(&o);
 	return err;
 }

@@ -3,7 +3,8 @@
  * Files replaced whole, never seen half-written: the content goes to a temporary file in the same
  * directory (".NAME.PID.tmp": hidden, and matching no pattern NAME matches, such as node_exporter's
  * *.prom), which is renamed over NAME once it is complete. A failed write (a full disk) removes
- * the temporary file and leaves NAME as it was. Used by `record -o` and `serve --textfile`.
+ * the temporary file and leaves NAME as it was. Used by `record -o` (and its checkpoints),
+ * `serve --textfile`, `compare --output` and `--plot`, `report --plot`.
  */
 #ifndef KW_OUTFILE_H
 #define KW_OUTFILE_H
@@ -46,5 +47,14 @@ int kw_outfile_replace(struct kw_outfile *o, mode_t mode, unsigned int flags,
 		       int (*fill)(FILE *f, void *arg), void *arg);
 
 void kw_outfile_close(struct kw_outfile *o);
+
+/*
+ * The three steps at once, for a file written at the end of a command (compare --output and
+ * --plot, report --plot): NAME replaced whole with the mode fopen(path, "w") gives, flags as
+ * kw_outfile_replace()'s. Returns 0 or -errno; on failure NAME is as it was and no temporary file
+ * is left. *kept_old (if not NULL): the previous NAME is now NAME.old.
+ */
+int kw_outfile_write(const char *path, unsigned int flags, int (*fill)(FILE *f, void *arg),
+		     void *arg, bool *kept_old);
 
 #endif /* KW_OUTFILE_H */

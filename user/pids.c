@@ -36,7 +36,8 @@ int kw_pids_parse(const char *arg, __u32 *pids, __u32 *n, char *err, size_t errl
 
 	memcpy(got, pids, ngot * sizeof(*got));
 	for (;;) {
-		size_t len = strcspn(p, ",");
+		/* "4242,4243", or "4242 4243" as pidof prints them: --pid "$(pidof qemu)" */
+		size_t len = strcspn(p, ", ");
 		unsigned long long pid = 0;
 		bool seen = false;
 		long tgid;
@@ -52,7 +53,7 @@ int kw_pids_parse(const char *arg, __u32 *pids, __u32 *n, char *err, size_t errl
 		if (i < len || !pid || pid > KW_PID_MAX) {
 			snprintf(err, errlen,
 				 "--pid takes process ids from 1 to %d, %s, not '%.*s'", KW_PID_MAX,
-				 "comma-separated", (int)(len > 32 ? 32 : len), p);
+				 "comma- or space-separated", (int)(len > 32 ? 32 : len), p);
 			return -EINVAL;
 		}
 		for (i = 0; i < ngot && !seen; i++)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* --pid LIST of record, top and serve: comma-separated process ids, each one that exists now. */
+/* --pid LIST of record, top and serve: process ids, each one that exists now. */
 #ifndef KW_PIDS_H
 #define KW_PIDS_H
 
@@ -13,7 +13,8 @@
 #define KW_PID_MAX 4194304
 
 /*
- * Adds the process ids of arg ("1234" or "1234,5678", as perf record -p) to pids[*n], at most
+ * Adds the process ids of arg ("1234", "1234,5678" as perf record -p, or "1234 5678" as pidof
+ * prints them: one space between two ids) to pids[*n], at most
  * KW_MAX_PIDS in all; a pid given twice is kept once. Each must be a number from 1 to
  * KW_PID_MAX and a process that exists (/proc/PID), not one of its threads: the filter is by
  * process (tgid). Returns 0, or -EINVAL with a one-line message naming the bad item in err;

@@ -36,8 +36,9 @@ static const struct argp_option options[] = {
 	{ .name = "probes", .key = OPT_PROBE, .flags = OPTION_ALIAS },
 	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
 	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
-		 "comma-separated or in several --pid, at most 64; each must exist when kvmwalk "
-		 "starts (else exit 2)" },
+		 "comma-separated, space-separated as pidof prints them (--pid \"$(pidof "
+		 "qemu-system-x86_64)\") or in several --pid, at most 64; each must exist when "
+		 "kvmwalk starts (else exit 2)" },
 	{ .name = "vm", .key = OPT_VM, .arg = "NAME",
 	  .doc = "only the VMs named NAME (QEMU's -name guest=NAME or -name NAME, libvirt's "
 		 "machine-qemu-N-NAME.scope), found as they start; one name per --vm, at most "

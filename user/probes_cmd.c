@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `kvmwalk probes`: how each probe attaches on this kernel, found by really attaching (loader.c)
- * and printed by report.c's kw_plan_print(). A command, the top layer.
+ * and printed by plan_view.c's kw_plan_print(). A command, the top layer.
  */
 #include <argp.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include "host.h"
 #include "loader.h"
 #include "probe_opts.h"
-#include "report.h"
+#include "plan_view.h"
 
 static const struct argp_option probes_options[] = {
 	{ .name = "json", .key = OPT_JSON, .doc = "print JSON" },
@@ -32,7 +32,8 @@ static const struct argp probes_argp = {
 	       "\vExamples:\n"
 	       "  kvmwalk probes\n"
 	       "  kvmwalk probes --attach kprobe --json\n\n"
-	       "Exit status: 0; 1 error; 2 usage; " KW_EXIT_STATUS_PROBES,
+	       "Exit status: 0; 1 error (the output cannot be written: said on stderr); 2 usage; "
+	       KW_EXIT_STATUS_PROBES,
 };
 
 int probes_main(int argc, char **argv)
@@ -42,10 +43,14 @@ int probes_main(int argc, char **argv)
 	int code;
 
 	argp_parse(&probes_argp, argc, argv, ARGP_IN_ORDER, NULL, &c);
+	if (cmd_args_only())
+		return 0;
 	l = loader__open(&c.lo, &code);
 	if (!l)
 		return code;
-	kw_plan_print(stdout, loader__get_plan(l), kw_host_arch(), c.json);
+	/* a failed write is said by main(), which flushes stdout and checks it */
+	code = kw_plan_print(stdout, loader__get_plan(l), kw_host_arch(), c.json);
+	code = code ? KW_EXIT_ERROR : 0;
 	loader__destroy(l);
-	return 0;
+	return code;
 }

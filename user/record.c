@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Recordings: counter and trigger names, and the versioned JSON document (written with jansson). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -483,6 +485,12 @@ static json_t *meta_json(const struct kw_meta *m)
 	for (__u32 i = 0; i < m->nvm_filter && i < KW_MAX_VMS; i++)
 		json_array_append_new(a, json_string(m->vm_filter[i]));
 	json_object_set_new(o, "vm_filter", a);
+	if (m->vm_unseen_known) {
+		a = json_array();
+		for (__u32 i = 0; i < m->nvm_unseen && i < KW_MAX_VMS; i++)
+			json_array_append_new(a, json_string(m->vm_unseen[i]));
+		json_object_set_new(o, "vm_filter_unseen", a);
+	}
 	json_object_set_new(o, "visits", json_boolean(m->visits));
 	json_object_set_new(o, "attach", json_string(m->attach));
 	/* since the preemption model decides the attach mechanism; absent where not known */
@@ -495,6 +503,9 @@ static json_t *meta_json(const struct kw_meta *m)
 		json_object_set_new(o, "probe_set", json_string(m->probe_set));
 	if (m->wall_ns)
 		json_object_set_new(o, "wall_ns", json_integer(m->wall_ns));
+	/* only while recording: the whole recording that replaces it has none */
+	if (m->checkpoint)
+		json_object_set_new(o, "checkpoint", json_true());
 	for (size_t i = 0; i < m->nparams; i++)
 		json_object_set_new(p, m->params[i].name, json_string(m->params[i].value));
 	json_object_set_new(o, "kvm_params", p);
@@ -690,12 +701,20 @@ static int put_recording(FILE *f, void *arg)
 	return kw_recording_write(arg, f);
 }
 
-int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of)
+/* The mode fopen(path, "w") would give. */
+static mode_t file_mode(void)
 {
 	mode_t umask_now = umask(0);
-	int err;
 
 	umask(umask_now);
+	return 0666 & ~umask_now;
+}
+
+int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of,
+		      bool checkpointed)
+{
+	int err;
+
 	if (!strcmp(path, "-")) {
 		err = kw_recording_write(r, stdout);
 		if (fflush(stdout))
@@ -705,55 +724,221 @@ int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_
 				strerror(-err));
 		return err;
 	}
-	/* the mode fopen(path, "w") would give; synced: a recording is worth a disk flush */
-	err = kw_outfile_replace(of, 0666 & ~umask_now, KW_OUTFILE_SYNC | KW_OUTFILE_KEEP_OLD,
+	/* synced: a recording is worth a disk flush */
+	err = kw_outfile_replace(of, file_mode(),
+				 KW_OUTFILE_SYNC | (checkpointed ? 0 : KW_OUTFILE_KEEP_OLD),
 				 put_recording, (void *)r);
 	if (of->kept_old)
 		fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", path, path);
 	if (err && of->tmp_left)
 		fprintf(stderr, "kvmwalk: writing %s failed: %s; the recording is in %s/%s\n", path,
 			strerror(-err), of->dir, of->tmp);
+	else if (err && checkpointed)
+		fprintf(stderr, "kvmwalk: writing %s failed: %s (%s is the last checkpoint)\n",
+			path, strerror(-err), path);
 	else if (err)
 		fprintf(stderr, "kvmwalk: writing %s failed: %s (%s is left as it was)\n", path,
 			strerror(-err), path);
 	return err;
 }
 
-/* ---- JSON in --------------------------------------------------------------------------------- */
-
-static __u64 get_u64(json_t *o, const char *k)
+int kw_recording_checkpoint(const struct kw_recording *r, const char *path, struct kw_outfile *of,
+			    bool first)
 {
-	json_t *v = json_object_get(o, k);
+	int err = kw_outfile_replace(of, file_mode(),
+				     KW_OUTFILE_SYNC | (first ? KW_OUTFILE_KEEP_OLD : 0),
+				     put_recording, (void *)r);
 
-	return json_is_integer(v) ? (__u64)json_integer_value(v) : 0;
+	if (of->kept_old)
+		fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", path, path);
+	/* the next checkpoint, or the end, writes it again */
+	if (err && of->tmp_left)
+		unlinkat(of->dirfd, of->tmp, 0);
+	if (err)
+		fprintf(stderr, "kvmwalk: checkpoint of %.1f s to %s failed: %s; recording on\n",
+			r->meta.duration_s, path, strerror(-err));
+	return err;
 }
 
-static void get_str(json_t *o, const char *k, char *dst, size_t len)
+/* ---- JSON in --------------------------------------------------------------------------------- */
+
+/*
+ * The reader checks a recording against docs/recording-format.md as it reads it: a member of the
+ * wrong type ("calls": "x"), a negative count or time, an arch other than arm64 or x86 is an
+ * error that names the member (probes[kvm_pgtable_walk].calls), never a 0 or a wrapped-around
+ * unsigned number. What the format allows to be absent (a member older recordings lack, or a
+ * name a newer kvmwalk added) reads as before: 0, "", or ignored. The first error is kept.
+ */
+struct rd {
+	char *err;
+	size_t errlen;
+	bool bad;
+};
+
+static void __attribute__((format(printf, 2, 3))) rd_bad(struct rd *rd, const char *fmt, ...)
 {
-	const char *s = json_string_value(json_object_get(o, k));
+	va_list ap;
+
+	if (rd->bad)
+		return;
+	rd->bad = true;
+	va_start(ap, fmt);
+	vsnprintf(rd->err, rd->errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* v as JSON, cut to fit an error line */
+static const char *shown(json_t *v, char *buf, size_t len)
+{
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+	if (s && strlen(s) > 40)
+		snprintf(buf, len, "%.37s...", s);
+	else
+		snprintf(buf, len, "%s", s ?: "?");
+	free(s);
+	return buf;
+}
+
+static const char *type_name(json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
+	}
+}
+
+/* Member k of o (at @where), or NULL if absent; present with another type is an error. */
+static json_t *rd_get(struct rd *rd, json_t *o, const char *where, const char *k, json_type t)
+{
+	json_t *v = json_object_get(o, k);
+	char buf[48];
+
+	if (!v || json_typeof(v) == t || (t == JSON_TRUE && json_is_boolean(v)) ||
+	    (t == JSON_REAL && json_is_number(v)))
+		return v;
+	rd_bad(rd, "%s%s%s is %s (%s), not %s", where, *where ? "." : "", k, type_name(v),
+	       shown(v, buf, sizeof(buf)),
+	       t == JSON_OBJECT	  ? "an object"
+	       : t == JSON_ARRAY  ? "an array"
+	       : t == JSON_STRING ? "a string"
+	       : t == JSON_TRUE	  ? "true or false"
+				  : "a number");
+	return NULL;
+}
+
+/* A count, a size or a time in ns: an integer >= 0 (absent: 0). */
+static __u64 rd_count(struct rd *rd, json_t *v, const char *where, const char *k)
+{
+	char buf[48];
+
+	if (!v)
+		return 0;
+	if (json_is_integer(v) && json_integer_value(v) >= 0)
+		return json_integer_value(v);
+	rd_bad(rd, "%s%s%s is %s, not a count (an integer >= 0)", where, *where && *k ? "." : "", k,
+	       shown(v, buf, sizeof(buf)));
+	return 0;
+}
+
+static __u64 get_u64(struct rd *rd, json_t *o, const char *where, const char *k)
+{
+	return rd_count(rd, json_object_get(o, k), where, k);
+}
+
+/* Seconds: a number >= 0 (absent: 0). */
+static double get_secs(struct rd *rd, json_t *o, const char *where, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	char buf[48];
+
+	if (!v)
+		return 0;
+	if (json_is_number(v) && json_number_value(v) >= 0)
+		return json_number_value(v);
+	rd_bad(rd, "%s.%s is %s, not a time in seconds (a number >= 0)", where, k,
+	       shown(v, buf, sizeof(buf)));
+	return 0;
+}
+
+static void get_str(struct rd *rd, json_t *o, const char *where, const char *k, char *dst,
+		    size_t len)
+{
+	const char *s = json_string_value(rd_get(rd, o, where, k, JSON_STRING));
 
 	snprintf(dst, len, "%s", s ? s : "");
 }
 
-static void hist_from(json_t *o, struct kw_hist *h)
+static bool get_bool(struct rd *rd, json_t *o, const char *where, const char *k)
 {
-	json_t *b = json_object_get(o, "buckets"), *pair;
+	return json_is_true(rd_get(rd, o, where, k, JSON_TRUE));
+}
+
+/* An object or an array where the format has one; absent (or null, for a HIST) reads as none. */
+static json_t *get_obj(struct rd *rd, json_t *o, const char *where, const char *k)
+{
+	return rd_get(rd, o, where, k, JSON_OBJECT);
+}
+
+static json_t *get_arr(struct rd *rd, json_t *o, const char *where, const char *k)
+{
+	return rd_get(rd, o, where, k, JSON_ARRAY);
+}
+
+/* "where.k" into buf, for the members of a member. */
+static const char *sub(char *buf, size_t len, const char *where, const char *k)
+{
+	snprintf(buf, len, "%s%s%s", where, *where ? "." : "", k);
+	return buf;
+}
+
+static void hist_from(struct rd *rd, json_t *parent, const char *where, const char *k,
+		      struct kw_hist *h)
+{
+	json_t *o = get_obj(rd, parent, where, k), *b, *pair;
+	char at[160], bat[200];
 	size_t i;
 
 	memset(h, 0, sizeof(*h));
-	if (!json_is_object(o))
+	if (!o)
 		return;
-	h->count = get_u64(o, "count");
-	h->sum = get_u64(o, "sum");
-	h->min = get_u64(o, "min");
-	h->max = get_u64(o, "max");
+	sub(at, sizeof(at), where, k);
+	h->count = get_u64(rd, o, at, "count");
+	h->sum = get_u64(rd, o, at, "sum");
+	h->min = get_u64(rd, o, at, "min");
+	h->max = get_u64(rd, o, at, "max");
+	b = get_arr(rd, o, at, "buckets");
 	json_array_foreach(b, i, pair)
 	{
-		json_int_t idx = json_integer_value(json_array_get(pair, 0));
+		json_t *idx = json_array_get(pair, 0);
+		char buf[48];
 
-		if (idx >= 0 && idx < (json_int_t)KW_HIST_NR_BUCKETS)
-			h->buckets[idx] = json_integer_value(json_array_get(pair, 1));
+		snprintf(bat, sizeof(bat), "%s.buckets[%zu]", at, i);
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(idx) ||
+		    json_integer_value(idx) < 0 ||
+		    json_integer_value(idx) >= (json_int_t)KW_HIST_NR_BUCKETS) {
+			rd_bad(rd, "%s is %s, not [INDEX, COUNT] with INDEX 0..%d", bat,
+			       shown(pair, buf, sizeof(buf)), KW_HIST_NR_BUCKETS - 1);
+			return;
+		}
+		h->buckets[json_integer_value(idx)] =
+			rd_count(rd, json_array_get(pair, 1), bat, "");
 	}
+	if (h->count && h->min > h->max)
+		rd_bad(rd, "%s: min %llu is above max %llu", at, (unsigned long long)h->min,
+		       (unsigned long long)h->max);
 }
 
 static int index_of(const char *const *names, int n, const char *s)
@@ -764,99 +949,151 @@ static int index_of(const char *const *names, int n, const char *s)
 	return -1;
 }
 
-static void visits_from(json_t *a, __u64 *visits)
+static void visits_from(struct rd *rd, json_t *a, const char *where, __u64 *visits)
 {
+	char at[160];
 	json_t *o;
 	size_t i;
 
 	json_array_foreach(a, i, o)
 	{
-		int w = index_of(kw_walker_names, KW_NR_WALKERS,
-				 json_string_value(json_object_get(o, "walker")));
-		int l = json_integer_value(json_object_get(o, "level")) + 1;
-		const char *oc = json_string_value(json_object_get(o, "outcome"));
+		const char *wn, *oc;
+		json_t *lv;
+		int w, l;
 
-		if (w < 0 || l < 0 || l >= KW_NR_LEVELS || !oc)
+		snprintf(at, sizeof(at), "%s[%zu]", where, i);
+		if (!json_is_object(o)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(o));
+			return;
+		}
+		wn = json_string_value(rd_get(rd, o, at, "walker", JSON_STRING));
+		oc = json_string_value(rd_get(rd, o, at, "outcome", JSON_STRING));
+		lv = rd_get(rd, o, at, "level", JSON_INTEGER);
+		w = index_of(kw_walker_names, KW_NR_WALKERS, wn);
+		l = json_integer_value(lv) + 1;
+		if (lv && (l < 0 || l >= KW_NR_LEVELS)) {
+			rd_bad(rd, "%s.level is %lld, not -1..%d", at, (long long)(l - 1),
+			       KW_NR_LEVELS - 2);
+			return;
+		}
+		/* a walker or an outcome of a newer kvmwalk: not this one's to show */
+		if (w < 0 || !lv || !oc)
 			continue;
 		for (int x = 0; x < KW_NR_OUTCOMES; x++)
 			if (!strcmp(kw_outcome_name(w, x), oc))
-				visits[KW_VISIT_IDX(w, l, x)] = get_u64(o, "count");
+				visits[KW_VISIT_IDX(w, l, x)] = get_u64(rd, o, at, "count");
 	}
 }
 
 /* A list of process ids; recordings before lists hold one number, 0 for every task. */
-static void pid_filter_from(json_t *v, struct kw_meta *m)
+static void pid_filter_from(struct rd *rd, json_t *v, struct kw_meta *m)
 {
+	char buf[48];
 	json_t *pv;
 	size_t i;
 
 	m->npid_filter = 0;
+	if (!v)
+		return;
+	if (!json_is_integer(v) && !json_is_array(v)) {
+		rd_bad(rd, "meta.pid_filter is %s, not a list of process ids", type_name(v));
+		return;
+	}
 	if (json_is_integer(v) && json_integer_value(v) > 0 &&
 	    json_integer_value(v) <= (json_int_t)UINT32_MAX)
 		m->pid_filter[m->npid_filter++] = json_integer_value(v);
+	else if (json_is_integer(v) && json_integer_value(v))
+		rd_bad(rd, "meta.pid_filter is %s, not a process id", shown(v, buf, sizeof(buf)));
 	json_array_foreach(v, i, pv)
 	{
 		json_int_t pid = json_integer_value(pv);
 
-		if (json_is_integer(pv) && pid > 0 && pid <= (json_int_t)UINT32_MAX &&
-		    m->npid_filter < KW_MAX_PIDS)
+		if (!json_is_integer(pv) || pid <= 0 || pid > (json_int_t)UINT32_MAX) {
+			rd_bad(rd, "meta.pid_filter[%zu] is %s, not a process id", i,
+			       shown(pv, buf, sizeof(buf)));
+			return;
+		}
+		if (m->npid_filter < KW_MAX_PIDS)
 			m->pid_filter[m->npid_filter++] = pid;
 	}
 }
 
+/* A trigger row's members (triggers[], user_functions[].triggers[]); false: skip it. */
+static bool trig_from(struct rd *rd, json_t *o, const char *at, struct kw_trig *t)
+{
+	const char *tn, *io;
+	json_t *v;
+
+	if (!json_is_object(o)) {
+		rd_bad(rd, "%s is %s, not an object", at, type_name(o));
+		return false;
+	}
+	tn = json_string_value(rd_get(rd, o, at, "trigger", JSON_STRING));
+	t->trigger = index_of(kw_trigger_names, KW_NR_TRIGGERS, tn);
+	t->cmd = get_u64(rd, o, at, "cmd");
+	if (get_u64(rd, o, at, "cmd") > UINT32_MAX)
+		rd_bad(rd, "%s.cmd is above 0xffffffff: no ioctl number", at);
+	/* a name, not the hex that stands for an unknown number */
+	io = json_string_value(rd_get(rd, o, at, "ioctl", JSON_STRING));
+	if (io && !strncmp(io, "KVM_", 4))
+		snprintf(t->ioctl, sizeof(t->ioctl), "%s", io);
+	/* a name of a newer kvmwalk, or none in an older recording: none */
+	v = rd_get(rd, o, at, "memslot_op", JSON_STRING);
+	t->memslot_op = kw_memslot_op_by_name(json_string_value(v));
+	t->pid = get_u64(rd, o, at, "pid");
+	if (get_u64(rd, o, at, "pid") > UINT32_MAX)
+		rd_bad(rd, "%s.pid is above %u: no process id", at, UINT32_MAX);
+	t->calls = get_u64(rd, o, at, "calls");
+	t->ns = get_u64(rd, o, at, "ns");
+	/* a trigger of a newer kvmwalk: ignored */
+	return t->trigger >= 0;
+}
+
 /* The recording's "user_functions" (--count / --time), absent from older recordings. */
-static int ufuncs_from(json_t *a, struct kw_recording *r)
+static int ufuncs_from(struct rd *rd, json_t *a, struct kw_recording *r)
 {
 	size_t i, k;
 	json_t *o, *t;
 
 	json_array_foreach(a, i, o)
 	{
-		const char *name = json_string_value(json_object_get(o, "name"));
-		const char *mode = json_string_value(json_object_get(o, "mode"));
-		const char *mech = json_string_value(json_object_get(o, "mechanism"));
-		const char *why = json_string_value(json_object_get(o, "reason"));
+		const char *name, *mode, *mech, *why;
 		struct kw_ufunc *u;
 		size_t slot = r->nufuncs;
+		char at[64], tat[96];
 
+		snprintf(at, sizeof(at), "user_functions[%zu]", i);
+		if (!json_is_object(o)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(o));
+			return 0;
+		}
+		name = json_string_value(rd_get(rd, o, at, "name", JSON_STRING));
+		mode = json_string_value(rd_get(rd, o, at, "mode", JSON_STRING));
+		mech = json_string_value(rd_get(rd, o, at, "mechanism", JSON_STRING));
+		why = json_string_value(rd_get(rd, o, at, "reason", JSON_STRING));
 		if (!name || r->nufuncs == KW_MAX_UFUNCS)
 			continue;
 		u = &r->ufuncs[r->nufuncs++];
 		memset(u, 0, sizeof(*u));
 		snprintf(u->req.name, sizeof(u->req.name), "%s", name);
 		u->req.timed = mode && !strcmp(mode, "time");
-		u->req.optional = json_is_true(json_object_get(o, "optional"));
+		u->req.optional = get_bool(rd, o, at, "optional");
 		u->plan.mech = mech && kw_mech_by_name(mech) >= 0 ? kw_mech_by_name(mech)
 								   : KW_MECH_NONE;
 		snprintf(u->plan.func, sizeof(u->plan.func), "%s", name);
 		snprintf(u->plan.reason, sizeof(u->plan.reason), "%s", why ?: "");
-		u->f.calls = get_u64(o, "calls");
-		u->f.missed = get_u64(o, "missed");
-		u->f.dropped = get_u64(o, "dropped");
-		u->f.bpf_runs = get_u64(o, "bpf_runs");
-		u->f.bpf_ns = get_u64(o, "bpf_ns");
-		hist_from(json_object_get(o, "duration_ns"), &u->f.dur);
-		json_array_foreach(json_object_get(o, "triggers"), k, t)
+		u->f.calls = get_u64(rd, o, at, "calls");
+		u->f.missed = get_u64(rd, o, at, "missed");
+		u->f.dropped = get_u64(rd, o, at, "dropped");
+		u->f.bpf_runs = get_u64(rd, o, at, "bpf_runs");
+		u->f.bpf_ns = get_u64(rd, o, at, "bpf_ns");
+		hist_from(rd, o, at, "duration_ns", &u->f.dur);
+		json_array_foreach(get_arr(rd, o, at, "triggers"), k, t)
 		{
-			const char *tn = json_string_value(json_object_get(t, "trigger"));
-			const char *io = json_string_value(json_object_get(t, "ioctl"));
 			struct kw_trig tr = { .probe = (int)slot, .trigger = -1 };
 
-			for (int x = 0; tn && x < KW_NR_TRIGGERS; x++)
-				if (!strcmp(kw_trigger_names[x], tn))
-					tr.trigger = x;
-			if (tr.trigger < 0)
-				continue;
-			tr.cmd = get_u64(t, "cmd");
-			if (io && !strncmp(io, "KVM_", 4))
-				snprintf(tr.ioctl, sizeof(tr.ioctl), "%s", io);
-			/* a name of a newer kvmwalk, or none in an older recording: none */
-			tr.memslot_op = kw_memslot_op_by_name(
-				json_string_value(json_object_get(t, "memslot_op")));
-			tr.pid = get_u64(t, "pid");
-			tr.calls = get_u64(t, "calls");
-			tr.ns = get_u64(t, "ns");
-			if (kw_recording_add_utrig(r, &tr))
+			snprintf(tat, sizeof(tat), "%s.triggers[%zu]", at, k);
+			if (trig_from(rd, t, tat, &tr) && kw_recording_add_utrig(r, &tr))
 				return -ENOMEM;
 		}
 	}
@@ -874,11 +1111,267 @@ int kw_meta_pids(const struct kw_meta *m, char *buf, size_t len, const char *sep
 	return m->npid_filter;
 }
 
+static void meta_from(struct rd *rd, json_t *m, struct kw_recording *r)
+{
+	struct kw_meta *meta = &r->meta;
+	json_t *v, *ex;
+	const char *k;
+	size_t i;
+
+	get_str(rd, m, "meta", "tool_version", meta->tool_version, sizeof(meta->tool_version));
+	get_str(rd, m, "meta", "arch", meta->arch, sizeof(meta->arch));
+	get_str(rd, m, "meta", "kernel", meta->kernel, sizeof(meta->kernel));
+	get_str(rd, m, "meta", "kernel_build", meta->kernel_build, sizeof(meta->kernel_build));
+	get_str(rd, m, "meta", "hostname", meta->hostname, sizeof(meta->hostname));
+	get_str(rd, m, "meta", "cmdline", meta->cmdline, sizeof(meta->cmdline));
+	get_str(rd, m, "meta", "cpu", meta->cpu, sizeof(meta->cpu));
+	get_str(rd, m, "meta", "kvm_mode", meta->kvm_mode, sizeof(meta->kvm_mode));
+	get_str(rd, m, "meta", "thp", meta->thp, sizeof(meta->thp));
+	get_str(rd, m, "meta", "thp_defrag", meta->thp_defrag, sizeof(meta->thp_defrag));
+	get_str(rd, m, "meta", "started", meta->started, sizeof(meta->started));
+	get_str(rd, m, "meta", "command", meta->command, sizeof(meta->command));
+	get_str(rd, m, "meta", "kvmwalk_command", meta->kvmwalk_command,
+		sizeof(meta->kvmwalk_command));
+	get_str(rd, m, "meta", "attach", meta->attach, sizeof(meta->attach));
+	get_str(rd, m, "meta", "preempt", meta->preempt, sizeof(meta->preempt));
+	get_str(rd, m, "meta", "preempt_source", meta->preempt_src, sizeof(meta->preempt_src));
+	get_str(rd, m, "meta", "probe_set", meta->probe_set, sizeof(meta->probe_set));
+	meta->wall_ns = get_u64(rd, m, "meta", "wall_ns");
+	meta->duration_s = get_secs(rd, m, "meta", "duration_s");
+	meta->start_monotonic_ns = get_u64(rd, m, "meta", "start_monotonic_ns");
+	meta->start_realtime_ns = get_u64(rd, m, "meta", "start_realtime_ns");
+	meta->exit_status = -1;
+	ex = rd_get(rd, m, "meta", "exit_status", JSON_INTEGER);
+	if (ex && (json_integer_value(ex) < -1 || json_integer_value(ex) > 255))
+		rd_bad(rd, "meta.exit_status is %lld, not -1 (no command) or 0..255",
+		       (long long)json_integer_value(ex));
+	else if (ex)
+		meta->exit_status = json_integer_value(ex);
+	meta->exited_folded = get_u64(rd, m, "meta", "exited_folded");
+	pid_filter_from(rd, json_object_get(m, "pid_filter"), meta);
+	meta->nvm_filter = 0;
+	json_array_foreach(get_arr(rd, m, "meta", "vm_filter"), i, v)
+	{
+		if (!json_is_string(v)) {
+			rd_bad(rd, "meta.vm_filter[%zu] is %s, not a VM's name", i, type_name(v));
+			break;
+		}
+		if (meta->nvm_filter < KW_MAX_VMS)
+			snprintf(meta->vm_filter[meta->nvm_filter++], 64, "%s",
+				 json_string_value(v));
+	}
+	v = get_arr(rd, m, "meta", "vm_filter_unseen");
+	meta->vm_unseen_known = v != NULL;
+	meta->nvm_unseen = 0;
+	json_array_foreach(v, i, ex)
+	{
+		if (!json_is_string(ex)) {
+			rd_bad(rd, "meta.vm_filter_unseen[%zu] is %s, not a VM's name", i,
+			       type_name(ex));
+			break;
+		}
+		if (meta->nvm_unseen < KW_MAX_VMS)
+			snprintf(meta->vm_unseen[meta->nvm_unseen++], 64, "%s",
+				 json_string_value(ex));
+	}
+	meta->visits = get_bool(rd, m, "meta", "visits");
+	meta->checkpoint = get_bool(rd, m, "meta", "checkpoint");
+	kw_conditions_from_json(&meta->cond, get_obj(rd, m, "meta", "conditions"));
+	json_object_foreach(get_obj(rd, m, "meta", "kvm_params"), k, v)
+	{
+		if (!json_is_string(v)) {
+			rd_bad(rd, "meta.kvm_params.%s is %s, not a string", k, type_name(v));
+			break;
+		}
+		if (kw_recording_add_param(r, k, json_string_value(v)))
+			rd_bad(rd, "out of memory");
+	}
+	/* the probe set and every view depend on it: no guess */
+	if (!json_object_get(m, "arch"))
+		rd_bad(rd, "no meta.arch");
+	else if (!rd->bad && strcmp(meta->arch, "arm64") && strcmp(meta->arch, "x86"))
+		rd_bad(rd, "meta.arch is \"%s\", not arm64 or x86", meta->arch);
+}
+
+static void probes_from(struct rd *rd, json_t *a, struct kw_recording *r)
+{
+	char at[96];
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(a, i, o)
+	{
+		const char *name;
+		struct kw_func *f;
+		char mech[16];
+		int p;
+
+		snprintf(at, sizeof(at), "probes[%zu]", i);
+		if (!json_is_object(o)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(o));
+			return;
+		}
+		name = json_string_value(rd_get(rd, o, at, "name", JSON_STRING));
+		p = name ? kw_probe_by_name(name) : -1;
+		if (p < 0)
+			continue; /* a probe of a newer kvmwalk: ignored */
+		snprintf(at, sizeof(at), "probes[%s]", name);
+		f = &r->funcs[p];
+		get_str(rd, o, at, "mechanism", mech, sizeof(mech));
+		/* a mechanism of a newer kvmwalk reads as none */
+		r->plan[p].mech = kw_mech_by_name(mech) < 0 ? KW_MECH_NONE : kw_mech_by_name(mech);
+		get_str(rd, o, at, "function", r->plan[p].func, sizeof(r->plan[p].func));
+		get_str(rd, o, at, "reason", r->plan[p].reason, sizeof(r->plan[p].reason));
+		f->calls = get_u64(rd, o, at, "calls");
+		f->missed = get_u64(rd, o, at, "missed");
+		f->dropped = get_u64(rd, o, at, "dropped");
+		f->errors = get_u64(rd, o, at, "errors");
+		f->bpf_runs = get_u64(rd, o, at, "bpf_runs");
+		f->bpf_ns = get_u64(rd, o, at, "bpf_ns");
+		f->lost_runs = get_u64(rd, o, at, "lost_runs");
+		hist_from(rd, o, at, "duration_ns", &f->dur);
+		hist_from(rd, o, at, "size", &f->size);
+	}
+}
+
+/* A "counters" object (the recording's, an interval's): names of a newer kvmwalk ignored. */
+static void counters_from(struct rd *rd, json_t *o, const char *where, __u64 *counters)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v)
+	{
+		int c = kw_counter_by_name(k);
+		__u64 n = rd_count(rd, v, where, k);
+
+		if (c >= 0)
+			counters[c] = n;
+	}
+}
+
+static int intervals_from(struct rd *rd, json_t *a, struct kw_recording *r)
+{
+	char at[64], pat[160];
+	json_t *o, *pv;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(a, i, o)
+	{
+		struct kw_interval iv = {};
+
+		snprintf(at, sizeof(at), "intervals[%zu]", i);
+		if (!json_is_object(o)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(o));
+			return 0;
+		}
+		iv.t = get_secs(rd, o, at, "t");
+		json_object_foreach(get_obj(rd, o, at, "probes"), k, pv)
+		{
+			int p = kw_probe_by_name(k);
+
+			snprintf(pat, sizeof(pat), "%s.probes.%s", at, k);
+			if (!json_is_object(pv)) {
+				rd_bad(rd, "%s is %s, not an object", pat, type_name(pv));
+				return 0;
+			}
+			if (p < 0)
+				continue;
+			iv.calls[p] = get_u64(rd, pv, pat, "calls");
+			iv.ns[p] = get_u64(rd, pv, pat, "ns");
+		}
+		/* since the timelines (December 2026); older intervals hold only the probes */
+		iv.full = get_obj(rd, o, at, "counters") != NULL;
+		counters_from(rd, get_obj(rd, o, at, "counters"),
+			      sub(pat, sizeof(pat), at, "counters"), iv.counters);
+		visits_from(rd, get_arr(rd, o, at, "visits"), sub(pat, sizeof(pat), at, "visits"),
+			    iv.visits);
+		iv.dirty_log_ioctls = get_u64(rd, o, at, "dirty_log_ioctls");
+		iv.measured_ns = get_u64(rd, o, at, "measured_ns");
+		if (kw_recording_add_interval(r, &iv))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * kvm_stats and workload are read by their own modules (kvmstats.c, workload.c), which also
+ * read what is not a recording: their members are checked here first, as the rest.
+ */
+static void check_kvm_stats(struct rd *rd, json_t *o)
+{
+	json_t *pt, *vo, *so;
+	const char *name;
+	char at[64], sat[160];
+	size_t i;
+
+	if (!o)
+		return;
+	get_str(rd, o, "kvm_stats", "source", at, sizeof(at));
+	rd_get(rd, o, "kvm_stats", "reason", JSON_STRING);
+	pt = get_obj(rd, o, "kvm_stats", "sec_page_tables_kb");
+	/* KiB, null where /proc/meminfo had no SecPageTables */
+	for (const char *const *k = (const char *const[]){ "start", "end", NULL }; *k; k++)
+		if (!json_is_null(json_object_get(pt, *k)))
+			get_u64(rd, pt, "kvm_stats.sec_page_tables_kb", *k);
+	json_array_foreach(get_arr(rd, o, "kvm_stats", "vms"), i, vo)
+	{
+		snprintf(at, sizeof(at), "kvm_stats.vms[%zu]", i);
+		if (!json_is_object(vo)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(vo));
+			return;
+		}
+		rd_get(rd, vo, at, "id", JSON_STRING);
+		if (get_u64(rd, vo, at, "pid") > UINT32_MAX)
+			rd_bad(rd, "%s.pid is above %u: no process id", at, UINT32_MAX);
+		get_secs(rd, vo, at, "first_t");
+		get_secs(rd, vo, at, "last_t");
+		json_object_foreach(get_obj(rd, vo, at, "stats"), name, so)
+		{
+			snprintf(sat, sizeof(sat), "%s.stats.%s", at, name);
+			if (!json_is_object(so)) {
+				rd_bad(rd, "%s is %s, not an object", sat, type_name(so));
+				return;
+			}
+			rd_get(rd, so, sat, "type", JSON_STRING);
+			get_u64(rd, so, sat, "start");
+			get_u64(rd, so, sat, "end");
+		}
+	}
+}
+
+static void check_workload(struct rd *rd, json_t *o)
+{
+	json_t *ph;
+	char at[64];
+	size_t i;
+
+	if (!o)
+		return;
+	rd_get(rd, o, "workload", "source", JSON_STRING);
+	rd_get(rd, o, "workload", "from", JSON_STRING);
+	json_array_foreach(get_arr(rd, o, "workload", "phases"), i, ph)
+	{
+		snprintf(at, sizeof(at), "workload.phases[%zu]", i);
+		if (!json_is_object(ph)) {
+			rd_bad(rd, "%s is %s, not an object", at, type_name(ph));
+			return;
+		}
+		rd_get(rd, ph, at, "scenario", JSON_STRING);
+		rd_get(rd, ph, at, "phase", JSON_STRING);
+		get_u64(rd, ph, at, "iteration");
+		get_u64(rd, ph, at, "wall_ns");
+	}
+}
+
 int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size_t errlen)
 {
-	json_t *root, *m, *a, *o, *v;
+	struct rd rd = { .err = err, .errlen = errlen };
+	json_t *root, *a, *o;
 	json_error_t je;
-	const char *schema, *k;
+	const char *schema;
+	char at[64];
 	size_t i;
 	int ret = 0;
 
@@ -888,6 +1381,11 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		snprintf(err, errlen, "not JSON (line %d: %s)", je.line, je.text);
 		return -EINVAL;
 	}
+	if (!json_is_object(root)) {
+		snprintf(err, errlen, "%s, not an object: not a recording", type_name(root));
+		ret = -EINVAL;
+		goto cleanup;
+	}
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (!schema || strcmp(schema, KW_SCHEMA)) {
 		snprintf(err, errlen, "schema is '%s', this kvmwalk reads '%s'",
@@ -896,200 +1394,96 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 		goto cleanup;
 	}
 
-	m = json_object_get(root, "meta");
-	get_str(m, "tool_version", r->meta.tool_version, sizeof(r->meta.tool_version));
-	get_str(m, "arch", r->meta.arch, sizeof(r->meta.arch));
-	get_str(m, "kernel", r->meta.kernel, sizeof(r->meta.kernel));
-	get_str(m, "kernel_build", r->meta.kernel_build, sizeof(r->meta.kernel_build));
-	get_str(m, "hostname", r->meta.hostname, sizeof(r->meta.hostname));
-	get_str(m, "cmdline", r->meta.cmdline, sizeof(r->meta.cmdline));
-	get_str(m, "cpu", r->meta.cpu, sizeof(r->meta.cpu));
-	get_str(m, "kvm_mode", r->meta.kvm_mode, sizeof(r->meta.kvm_mode));
-	get_str(m, "thp", r->meta.thp, sizeof(r->meta.thp));
-	get_str(m, "thp_defrag", r->meta.thp_defrag, sizeof(r->meta.thp_defrag));
-	get_str(m, "started", r->meta.started, sizeof(r->meta.started));
-	get_str(m, "command", r->meta.command, sizeof(r->meta.command));
-	get_str(m, "kvmwalk_command", r->meta.kvmwalk_command, sizeof(r->meta.kvmwalk_command));
-	get_str(m, "attach", r->meta.attach, sizeof(r->meta.attach));
-	get_str(m, "preempt", r->meta.preempt, sizeof(r->meta.preempt));
-	get_str(m, "preempt_source", r->meta.preempt_src, sizeof(r->meta.preempt_src));
-	get_str(m, "probe_set", r->meta.probe_set, sizeof(r->meta.probe_set));
-	r->meta.wall_ns = get_u64(m, "wall_ns");
-	r->meta.duration_s = json_number_value(json_object_get(m, "duration_s"));
-	r->meta.start_monotonic_ns = get_u64(m, "start_monotonic_ns");
-	r->meta.start_realtime_ns = get_u64(m, "start_realtime_ns");
-	r->meta.exit_status = json_integer_value(json_object_get(m, "exit_status"));
-	r->meta.exited_folded = get_u64(m, "exited_folded");
-	pid_filter_from(json_object_get(m, "pid_filter"), &r->meta);
+	meta_from(&rd, get_obj(&rd, root, "", "meta"), r);
+	probes_from(&rd, get_arr(&rd, root, "", "probes"), r);
+	counters_from(&rd, get_obj(&rd, root, "", "counters"), "counters", r->counters);
+	visits_from(&rd, get_arr(&rd, root, "", "visits"), "visits", r->visits);
+	hist_from(&rd, root, "", "unmap_cleared_per_call", &r->unmap_cleared);
+
+	json_array_foreach(get_arr(&rd, root, "", "fast_page_fault_returns"), i, o)
 	{
-		size_t i;
-		json_t *v;
+		json_t *c = rd_get(&rd, o, "fast_page_fault_returns", "code", JSON_INTEGER);
 
-		r->meta.nvm_filter = 0;
-		json_array_foreach(json_object_get(m, "vm_filter"), i, v)
-		{
-			if (!json_is_string(v) || r->meta.nvm_filter >= KW_MAX_VMS)
-				continue;
-			snprintf(r->meta.vm_filter[r->meta.nvm_filter++], 64, "%s",
-				 json_string_value(v));
-		}
-	}
-	r->meta.visits = json_is_true(json_object_get(m, "visits"));
-	kw_conditions_from_json(&r->meta.cond, json_object_get(m, "conditions"));
-	json_object_foreach(
-		json_object_get(m, "kvm_params"), k,
-		v) if (kw_recording_add_param(r, k, json_string_value(v) ?: "")) goto nomem;
-
-	json_array_foreach(json_object_get(root, "probes"), i, o)
-	{
-		const char *name = json_string_value(json_object_get(o, "name"));
-		int p = name ? kw_probe_by_name(name) : -1;
-		struct kw_func *f;
-		char mech[16];
-
-		if (p < 0)
-			continue; /* a probe of a newer kvmwalk: ignored */
-		f = &r->funcs[p];
-		get_str(o, "mechanism", mech, sizeof(mech));
-		/* a mechanism of a newer kvmwalk reads as none */
-		r->plan[p].mech = kw_mech_by_name(mech) < 0 ? KW_MECH_NONE : kw_mech_by_name(mech);
-		get_str(o, "function", r->plan[p].func, sizeof(r->plan[p].func));
-		get_str(o, "reason", r->plan[p].reason, sizeof(r->plan[p].reason));
-		f->calls = get_u64(o, "calls");
-		f->missed = get_u64(o, "missed");
-		f->dropped = get_u64(o, "dropped");
-		f->errors = get_u64(o, "errors");
-		f->bpf_runs = get_u64(o, "bpf_runs");
-		f->bpf_ns = get_u64(o, "bpf_ns");
-		f->lost_runs = get_u64(o, "lost_runs");
-		hist_from(json_object_get(o, "duration_ns"), &f->dur);
-		hist_from(json_object_get(o, "size"), &f->size);
+		snprintf(at, sizeof(at), "fast_page_fault_returns[%zu]", i);
+		if (c && json_integer_value(c) >= 0 && json_integer_value(c) < KW_NR_PF_RET)
+			get_str(&rd, o, at, "name", r->pf_ret_names[json_integer_value(c)],
+				sizeof(r->pf_ret_names[0]));
 	}
 
-	json_object_foreach(json_object_get(root, "counters"), k, v)
-	{
-		int c = kw_counter_by_name(k);
-
-		if (c >= 0)
-			r->counters[c] = json_integer_value(v);
-	}
-
-	visits_from(json_object_get(root, "visits"), r->visits);
-	hist_from(json_object_get(root, "unmap_cleared_per_call"), &r->unmap_cleared);
-
-	json_array_foreach(json_object_get(root, "fast_page_fault_returns"), i, o)
-	{
-		json_int_t c = json_integer_value(json_object_get(o, "code"));
-
-		if (c >= 0 && c < KW_NR_PF_RET)
-			get_str(o, "name", r->pf_ret_names[c], sizeof(r->pf_ret_names[c]));
-	}
-
-	json_array_foreach(json_object_get(root, "walk_callbacks"), i, o)
+	json_array_foreach(get_arr(&rd, root, "", "walk_callbacks"), i, o)
 	{
 		struct kw_cb c = {};
 
-		get_str(o, "symbol", c.sym, sizeof(c.sym));
-		c.addr = get_u64(o, "address");
-		c.flags = get_u64(o, "flags");
-		c.depth = get_u64(o, "depth");
-		c.calls = get_u64(o, "calls");
-		c.ns = get_u64(o, "ns");
-		c.bytes = get_u64(o, "bytes");
+		snprintf(at, sizeof(at), "walk_callbacks[%zu]", i);
+		get_str(&rd, o, at, "symbol", c.sym, sizeof(c.sym));
+		/* a kernel address: all 64 bits, written as a signed integer */
+		c.addr = json_integer_value(rd_get(&rd, o, at, "address", JSON_INTEGER));
+		c.flags = get_u64(&rd, o, at, "flags");
+		c.depth = get_u64(&rd, o, at, "depth");
+		c.calls = get_u64(&rd, o, at, "calls");
+		c.ns = get_u64(&rd, o, at, "ns");
+		c.bytes = get_u64(&rd, o, at, "bytes");
 		if (kw_recording_add_cb(r, &c))
 			goto nomem;
 	}
 
-	json_array_foreach(json_object_get(root, "triggers"), i, o)
+	json_array_foreach(get_arr(&rd, root, "", "triggers"), i, o)
 	{
-		const char *pn = json_string_value(json_object_get(o, "probe"));
+		const char *pn =
+			json_string_value(rd_get(&rd, o, "triggers", "probe", JSON_STRING));
 		struct kw_trig t = {};
 
+		snprintf(at, sizeof(at), "triggers[%zu]", i);
 		t.probe = pn ? kw_probe_by_name(pn) : -1;
-		t.trigger = index_of(kw_trigger_names, KW_NR_TRIGGERS,
-				     json_string_value(json_object_get(o, "trigger")));
-		if (t.probe < 0 || t.trigger < 0)
-			continue;
-		t.cmd = get_u64(o, "cmd");
-		/* a name, not the hex that stands for an unknown number */
-		get_str(o, "ioctl", t.ioctl, sizeof(t.ioctl));
-		if (strncmp(t.ioctl, "KVM_", 4))
-			t.ioctl[0] = 0;
-		t.memslot_op =
-			kw_memslot_op_by_name(json_string_value(json_object_get(o, "memslot_op")));
-		t.pid = get_u64(o, "pid");
-		t.calls = get_u64(o, "calls");
-		t.ns = get_u64(o, "ns");
-		if (kw_recording_add_trig(r, &t))
+		/* a probe or a trigger of a newer kvmwalk: ignored */
+		if (trig_from(&rd, o, at, &t) && t.probe >= 0 && kw_recording_add_trig(r, &t))
 			goto nomem;
 	}
 
-	if (ufuncs_from(json_object_get(root, "user_functions"), r))
+	if (ufuncs_from(&rd, get_arr(&rd, root, "", "user_functions"), r))
 		goto nomem;
 
-	json_array_foreach(json_object_get(root, "vms"), i, o)
+	json_array_foreach(get_arr(&rd, root, "", "vms"), i, o)
 	{
-		struct kw_vm v = { .pid = get_u64(o, "pid") };
+		struct kw_vm v = {};
 
-		get_str(o, "comm", v.comm, sizeof(v.comm));
-		get_str(o, "vm", v.vm, sizeof(v.vm));
-		get_str(o, "source", v.source, sizeof(v.source));
-		v.unseen = get_u64(o, "unseen_runs");
-		get_str(o, "cmdline", v.cmdline, sizeof(v.cmdline));
-		v.cmdline_cut = json_is_true(json_object_get(o, "cmdline_truncated"));
-		get_str(o, "exe", v.exe, sizeof(v.exe));
-		get_str(o, "vmm", v.vmm, sizeof(v.vmm));
-		get_str(o, "vmm_version", v.vmm_version, sizeof(v.vmm_version));
-		get_str(o, "ipa_option", v.ipa_opt, sizeof(v.ipa_opt));
-		get_str(o, "eager_split_option", v.eager_opt, sizeof(v.eager_opt));
-		get_str(o, "ipa_debugfs", v.ipa_debugfs, sizeof(v.ipa_debugfs));
+		snprintf(at, sizeof(at), "vms[%zu]", i);
+		v.pid = get_u64(&rd, o, at, "pid");
+		get_str(&rd, o, at, "comm", v.comm, sizeof(v.comm));
+		get_str(&rd, o, at, "vm", v.vm, sizeof(v.vm));
+		get_str(&rd, o, at, "source", v.source, sizeof(v.source));
+		v.unseen = get_u64(&rd, o, at, "unseen_runs");
+		get_str(&rd, o, at, "cmdline", v.cmdline, sizeof(v.cmdline));
+		v.cmdline_cut = get_bool(&rd, o, at, "cmdline_truncated");
+		get_str(&rd, o, at, "exe", v.exe, sizeof(v.exe));
+		get_str(&rd, o, at, "vmm", v.vmm, sizeof(v.vmm));
+		get_str(&rd, o, at, "vmm_version", v.vmm_version, sizeof(v.vmm_version));
+		get_str(&rd, o, at, "ipa_option", v.ipa_opt, sizeof(v.ipa_opt));
+		get_str(&rd, o, at, "eager_split_option", v.eager_opt, sizeof(v.eager_opt));
+		get_str(&rd, o, at, "ipa_debugfs", v.ipa_debugfs, sizeof(v.ipa_debugfs));
 		if (v.pid && kw_recording_add_vm(r, &v))
 			goto nomem;
 	}
 
-	if (kw_kvmstats_from_json(&r->kvmstats, json_object_get(root, "kvm_stats")))
+	check_kvm_stats(&rd, get_obj(&rd, root, "", "kvm_stats"));
+	if (kw_kvmstats_from_json(&r->kvmstats, get_obj(&rd, root, "", "kvm_stats")))
 		goto nomem;
-	if (kw_workload_from_json(&r->workload, json_object_get(root, "workload")))
+	check_workload(&rd, get_obj(&rd, root, "", "workload"));
+	if (kw_workload_from_json(&r->workload, get_obj(&rd, root, "", "workload")))
 		goto nomem;
 
-	o = json_object_get(root, "overhead");
-	r->overhead.stats_enabled = json_is_true(json_object_get(o, "stats_enabled"));
-	r->overhead.run_ns = get_u64(o, "run_ns");
-	r->overhead.run_cnt = get_u64(o, "run_count");
-	r->overhead.measured_ns = get_u64(o, "measured_ns");
-	r->overhead.recursion_misses = get_u64(o, "recursion_misses");
+	o = get_obj(&rd, root, "", "overhead");
+	r->overhead.stats_enabled = get_bool(&rd, o, "overhead", "stats_enabled");
+	r->overhead.run_ns = get_u64(&rd, o, "overhead", "run_ns");
+	r->overhead.run_cnt = get_u64(&rd, o, "overhead", "run_count");
+	r->overhead.measured_ns = get_u64(&rd, o, "overhead", "measured_ns");
+	r->overhead.recursion_misses = get_u64(&rd, o, "overhead", "recursion_misses");
 
-	a = json_object_get(root, "intervals");
-	json_array_foreach(a, i, o)
-	{
-		struct kw_interval iv = {};
-		json_t *pv;
-
-		iv.t = json_number_value(json_object_get(o, "t"));
-		json_object_foreach(json_object_get(o, "probes"), k, pv)
-		{
-			int p = kw_probe_by_name(k);
-
-			if (p < 0)
-				continue;
-			iv.calls[p] = get_u64(pv, "calls");
-			iv.ns[p] = get_u64(pv, "ns");
-		}
-		/* since the timelines (December 2026); older intervals hold only the probes */
-		iv.full = json_is_object(json_object_get(o, "counters"));
-		json_object_foreach(json_object_get(o, "counters"), k, v)
-		{
-			int c = kw_counter_by_name(k);
-
-			if (c >= 0)
-				iv.counters[c] = json_integer_value(v);
-		}
-		visits_from(json_object_get(o, "visits"), iv.visits);
-		iv.dirty_log_ioctls = get_u64(o, "dirty_log_ioctls");
-		iv.measured_ns = get_u64(o, "measured_ns");
-		if (kw_recording_add_interval(r, &iv))
-			goto nomem;
-	}
+	a = get_arr(&rd, root, "", "intervals");
+	if (intervals_from(&rd, a, r))
+		goto nomem;
+	if (rd.bad)
+		ret = -EINVAL;
 	goto cleanup;
 nomem:
 	snprintf(err, errlen, "out of memory");

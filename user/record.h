@@ -207,6 +207,13 @@ struct kw_meta {
 	__u32 npid_filter;	       /* 0: every task */
 	char vm_filter[KW_MAX_VMS][64]; /* --vm: the VM names recorded (with the --pid ones) */
 	__u32 nvm_filter;
+	/*
+	 * --vm names no process carried while recording (a misspelt name, a VM not running); known
+	 * since December 2026 (vm_unseen_known), not in older recordings
+	 */
+	char vm_unseen[KW_MAX_VMS][64];
+	__u32 nvm_unseen;
+	bool vm_unseen_known;
 	bool visits;	 /* per-entry callback probes enabled */
 	char attach[16]; /* --attach: auto, fentry, kprobe */
 	/* the preemption model (kw_host_preempt()) and where it was read, "" if not known */
@@ -219,6 +226,12 @@ struct kw_meta {
 	 */
 	char probe_set[128];
 	__u64 wall_ns;
+	/*
+	 * A checkpoint: the recording so far, which record writes to its -o FILE while it records
+	 * (--checkpoint SECS), replaced by the whole recording when it ends. A file that is still
+	 * one is of a record that was killed (or is still running).
+	 */
+	bool checkpoint;
 	struct kw_conditions cond; /* the test conditions (conditions.h) */
 	size_t nparams;
 	struct kw_param *params;
@@ -308,9 +321,20 @@ struct kw_outfile;
 /*
  * path "-": stdout. Otherwise through of (kw_outfile_open() of path, done before recording
  * began): a temporary file renamed over path, a previous file kept as path.old, both said on
- * stderr; on failure path is left as it was (outfile.h).
+ * stderr; on failure path is left as it was (outfile.h). @checkpointed: path is a checkpoint of
+ * this recording (kw_recording_checkpoint()), replaced without keeping it as path.old, which is
+ * the file that was there before the recording began.
  */
-int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of);
+int kw_recording_save(const struct kw_recording *r, const char *path, struct kw_outfile *of,
+		      bool checkpointed);
+/*
+ * A checkpoint (meta.checkpoint set) to path through of, as kw_recording_save() but quiet unless
+ * it fails: the first one (@first) keeps a previous file as path.old (and says so), each later
+ * one replaces the one before. Returns 0 or -errno; a failure leaves path as it was and no
+ * temporary file.
+ */
+int kw_recording_checkpoint(const struct kw_recording *r, const char *path, struct kw_outfile *of,
+			    bool first);
 int kw_recording_load(struct kw_recording *r, const char *path, char *err, size_t errlen);
 int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size_t errlen);
 

@@ -2,7 +2,8 @@
 /*
  * `kvmwalk record`: attaches, counts for a duration, until a signal or around a command, with
  * --interval snapshots, and writes one recording (record.c's JSON, outfile.c's whole-file
- * replace). A command, the top layer.
+ * replace), and while it records, checkpoints of it to the same file (--checkpoint). A command,
+ * the top layer.
  */
 #include <argp.h>
 #include <errno.h>
@@ -33,11 +34,16 @@
 
 enum {
 	OPT_WORKLOAD = 1200, /* the probe options are numbered from 1100 */
+	OPT_CHECKPOINT,
 };
+
+/* record --checkpoint's default: a kill loses at most the last minute */
+#define KW_CHECKPOINT_S 60
 
 struct record_args {
 	struct cmd_common c; /* first: cmd_parse_common reads state->input as a struct cmd_common */
 	const char *workload; /* --workload-times: a file, or - for the command's stdout */
+	double checkpoint;    /* --checkpoint SECS, 0: none */
 };
 
 static error_t parse_record(int key, char *arg, struct argp_state *state)
@@ -49,6 +55,17 @@ static error_t parse_record(int key, char *arg, struct argp_state *state)
 		if (!*arg)
 			argp_error(state, "--workload-times: a file, or - for the command's output");
 		a->workload = arg;
+		return 0;
+	case OPT_CHECKPOINT:
+		if (!strcmp(arg, "0")) {
+			a->checkpoint = 0;
+			return 0;
+		}
+		if (kw_secs_parse(arg, 1, 86400, &a->checkpoint))
+			argp_error(state,
+				   "--checkpoint must be 0 (none) or a number of seconds from 1 to "
+				   "86400, not '%s'",
+				   arg);
 		return 0;
 	case ARGP_KEY_END:
 		if (a->workload && !a->c.ncmd)
@@ -70,6 +87,13 @@ static const struct argp_option record_options[] = {
 		 "checked before anything is attached; the recording goes to a temporary file "
 		 "there, renamed over FILE when complete, and a previous FILE is kept as FILE.old. "
 		 "A failed write (a full disk) leaves FILE as it was." },
+	{ .name = "checkpoint", .key = OPT_CHECKPOINT, .arg = "SECS",
+	  .doc = "while recording, write the recording so far to FILE every SECS seconds (default "
+		 "60; 0: never), marked as a checkpoint (report says so), as FILE itself is "
+		 "written: a kill (SIGKILL, the OOM killer) or a power cut loses at most the last "
+		 "SECS. With --interval, at the first snapshot SECS after the last checkpoint. The "
+		 "first one keeps a previous FILE as FILE.old; the end replaces the last one with "
+		 "the whole recording. Not with -o - or a device" },
 	{ .name = "duration", .key = 'd', .arg = "SECS",
 	  .doc = "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
 	{ .name = "interval", .key = OPT_INTERVAL, .arg = "SECS",
@@ -138,12 +162,14 @@ static const struct argp record_argp = {
 	       "      -- kvmwalk-load --scenario split --json load1.json\n"
 	       "  kvmwalk record --probe timing -o timing1.json --workload-times - \\\n"
 	       "      -- dirty_log_perf_test -i 3\n"
-	       "  kvmwalk record --pid $(pidof qemu-system-aarch64) --interval 1 -o mig.json\n"
-	       "  kvmwalk record --pid 4242,4243 -d 60 -o two-vms.json\n"
-	       "  kvmwalk record --count tdp_iter_skip_children \\\n"
-	       "      -- kvmwalk-load --scenario invalidate\n"
+	       "  kvmwalk record --pid \"$(pidof qemu-system-aarch64)\" --interval 1 -o mig.json\n"
+	       "  kvmwalk record --vm web01 --vm web02 -d 60 -o two-vms.json\n"
+	       "  kvmwalk record --count tdp_iter_next \\\n"
+	       "      -- kvmwalk-load --scenario invalidate   # x86\n"
 	       "  kvmwalk record --time tdp_mmu_zap_leafs --count-optional tdp_iter_next \\\n"
 	       "      -o zaps.json -- kvmwalk-load --scenario invalidate --refault=no\n\n"
+	       "The command to record comes last, after --: a word before it that is no option's "
+	       "value is an error (several process ids are one --pid, comma- or space-separated). "
 	       "--count checks a patch's mechanism the way its author would with kprobe hit "
 	       "counts: report shows the calls per trigger and process, compare a row per "
 	       "function. A function the compiler inlined has no symbol and cannot be counted "
@@ -326,6 +352,87 @@ static void plan_none(struct kw_recording *r)
 	}
 }
 
+/*
+ * What a recording says besides the maps: the host, the options, the command. For the
+ * checkpoints and the end alike.
+ */
+static void fill_meta(struct kw_recording *r, const struct loader *l, const struct cmd_common *cc,
+		      int argc, char **argv, double duration, __u64 start_ns, double start_real)
+{
+	const char *of;
+	double share;
+
+	loader__meta(l, &r->meta);
+	r->meta.duration_s = duration;
+	r->meta.start_monotonic_ns = start_ns;
+	r->meta.start_realtime_ns = start_real * 1e9; /* the same moment on the wall clock */
+	memcpy(r->meta.pid_filter, cc->lo.pids, sizeof(r->meta.pid_filter));
+	r->meta.npid_filter = cc->lo.npids;
+	memcpy(r->meta.vm_filter, cc->lo.vms, sizeof(r->meta.vm_filter));
+	r->meta.nvm_filter = cc->lo.nvms;
+	r->meta.visits = cc->lo.visits;
+	r->meta.exit_status = -1;
+	snprintf(r->meta.probe_set, sizeof(r->meta.probe_set), "%s",
+		 cc->lo.probe_arg ?: kw_probe_set_name(cc->lo.set));
+	kw_meta_set_command(&r->meta, argc, argv);
+	r->meta.command[0] = 0;
+	for (int i = 0; i < cc->ncmd; i++) {
+		size_t n = strlen(r->meta.command);
+
+		snprintf(r->meta.command + n, sizeof(r->meta.command) - n, "%s%s", i ? " " : "",
+			 cc->cmd[i]);
+	}
+	share = kw_run_cost_share(r, &of);
+	if (!isnan(share)) {
+		r->overhead.share = share;
+		snprintf(r->overhead.share_of, sizeof(r->overhead.share_of), "%s", of);
+	}
+}
+
+/* The checkpoints of one recording (--checkpoint). */
+struct checkpoints {
+	double every; /* seconds, 0: none */
+	double next;  /* CLOCK_MONOTONIC s of the next one */
+	bool written; /* one is in the -o FILE now (the later ones and the end replace it) */
+	double start_real; /* CLOCK_REALTIME s at the recording's start */
+};
+
+/*
+ * The recording so far into the -o FILE, marked as a checkpoint. snap holds the maps as they are
+ * when @fresh (the snapshot just taken, which the intervals so far end with), else it is read
+ * now and a last partial interval runs from the last snapshot to now. No KVM statistics (read at
+ * the end) and no workload times (the command's, when it has exited).
+ */
+static void checkpoint(struct checkpoints *ck, struct loader *l, struct cmd_common *cc, int argc,
+		       char **argv, struct kw_recording *snap, bool fresh,
+		       const struct kw_interval *ivs, size_t nivs, const struct kw_interval *last,
+		       double now, __u64 start_ns)
+{
+	struct kw_interval *copy = NULL;
+
+	if (!fresh && loader__collect(l, snap))
+		return;
+	fill_meta(snap, l, cc, argc, argv, now, start_ns, ck->start_real);
+	snap->meta.checkpoint = true;
+	if (cc->interval && fresh) {
+		snap->intervals = (struct kw_interval *)ivs; /* borrowed until the write is done */
+		snap->nintervals = nivs;
+	} else if (cc->interval && (copy = malloc((nivs + 1) * sizeof(*copy)))) {
+		struct kw_interval base = *last;
+
+		memcpy(copy, ivs, nivs * sizeof(*copy));
+		copy[nivs] = (struct kw_interval){ .t = now };
+		kw_interval_delta(&copy[nivs], snap, &base);
+		snap->intervals = copy;
+		snap->nintervals = nivs + 1;
+	}
+	if (!kw_recording_checkpoint(snap, cc->out, &cc->of, !ck->written))
+		ck->written = true;
+	snap->intervals = NULL;
+	snap->nintervals = 0;
+	free(copy);
+}
+
 static void sleep_ms(int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
@@ -337,7 +444,10 @@ int record_main(int argc, char **argv)
 {
 	struct record_args a = {
 		.c = { .out = "kvmwalk.json", .of = { .dirfd = -1 }, .lo = { .none_ok = true } },
+		.checkpoint = KW_CHECKPOINT_S,
 	};
+	a.c.takes_cmd = true;
+	struct checkpoints ck = {};
 	struct cmd_common *cc = &a.c;
 	struct kw_recording r = {}, snap = {};
 	struct kw_kvmstats_reader ksr = { .dirfd = -1 };
@@ -354,6 +464,10 @@ int record_main(int argc, char **argv)
 	char *times = NULL;
 
 	argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	if (cmd_args_only()) {
+		kw_outfile_close(&cc->of);
+		return 0;
+	}
 	bare = cc->lo.set == KW_SET_NONE;
 	tee_out = a.workload && !strcmp(a.workload, "-");
 	cmd_install_signals();
@@ -381,7 +495,17 @@ int record_main(int argc, char **argv)
 	start_ns = kw_mono_ns();
 	start = start_ns / 1e9;
 	start_real = kw_real_s();
+	ck.start_real = start_real;
 	next_iv = start + cc->interval;
+	/* nothing to checkpoint without probes; -o - and a device (/dev/null) take one document */
+	if (l && a.checkpoint && strcmp(cc->out, "-")) {
+		struct stat st;
+
+		if (fstatat(cc->of.dirfd, cc->of.base, &st, AT_SYMLINK_NOFOLLOW) ||
+		    S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+			ck.every = a.checkpoint;
+	}
+	ck.next = start + ck.every;
 	if (cc->ncmd) {
 		struct sigaction sa = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
 
@@ -422,6 +546,7 @@ int record_main(int argc, char **argv)
 	}
 	for (;;) {
 		double t = kw_mono_s();
+		bool snapped = false;
 
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
 			end_ns = child_exited ? child_exit_ns : kw_mono_ns();
@@ -453,11 +578,24 @@ int record_main(int argc, char **argv)
 				/* t: when the read began (it takes a while: the maps, /proc) */
 				ivs[nivs] = (struct kw_interval){ .t = t - start };
 				kw_interval_delta(&ivs[nivs++], &snap, &last);
+				snapped = true;
 			}
 			/* a read slower than the interval (emulation) skips ticks: no pile-up */
 			do
 				next_iv += cc->interval;
 			while (next_iv <= kw_mono_s());
+		}
+		/*
+		 * A checkpoint when one is due: with --interval, at the snapshot that ends the
+		 * stretch (its intervals sum to its totals), unless the snapshots are further
+		 * apart. The next is due SECS after this one is written, so a slow write cannot
+		 * pile up.
+		 */
+		if (ck.every && t >= ck.next &&
+		    (snapped || !cc->interval || cc->interval > ck.every)) {
+			checkpoint(&ck, l, cc, argc, argv, &snap, snapped, ivs, nivs, &last,
+				   t - start, start_ns);
+			ck.next = kw_mono_s() + ck.every;
 		}
 		kw_kvmstats_tick(&ksr, &ks, t - start);
 		/* wakes at each new process (its name) and, with --vm, exec; or at SIGCHLD */
@@ -472,27 +610,15 @@ int record_main(int argc, char **argv)
 		ret = KW_EXIT_ERROR;
 		goto cleanup;
 	}
-	loader__meta(l, &r.meta);
+	fill_meta(&r, l, cc, argc, argv, kw_mono_s() - start, start_ns, start_real);
 	r.kvmstats = ks; /* moved into the recording */
 	kw_kvmstats_init(&ks);
 	kw_recording_kvmstats_scope(&r, cc->lo.pids, cc->lo.npids, cc->lo.nvms);
 	kw_kvmstats_sort(&r.kvmstats);
 	if (!l)
 		plan_none(&r);
-	r.meta.duration_s = kw_mono_s() - start;
-	r.meta.start_monotonic_ns = start_ns;
-	r.meta.start_realtime_ns = start_real * 1e9;
-	memcpy(r.meta.pid_filter, cc->lo.pids, sizeof(r.meta.pid_filter));
-	r.meta.npid_filter = cc->lo.npids;
-	memcpy(r.meta.vm_filter, cc->lo.vms, sizeof(r.meta.vm_filter));
-	r.meta.nvm_filter = cc->lo.nvms;
-	r.meta.visits = cc->lo.visits;
-	r.meta.exit_status = -1;
-	snprintf(r.meta.probe_set, sizeof(r.meta.probe_set), "%s",
-		 cc->lo.probe_arg ?: kw_probe_set_name(cc->lo.set));
 	if (end_ns > fork_ns && fork_ns)
 		r.meta.wall_ns = end_ns - fork_ns;
-	kw_meta_set_command(&r.meta, argc, argv);
 	if (l && cc->interval) {
 		struct kw_interval iv = { .t = r.meta.duration_s };
 
@@ -502,12 +628,6 @@ int record_main(int argc, char **argv)
 		ivs = NULL;
 		if (kw_recording_add_interval(&r, &iv))
 			fprintf(stderr, "kvmwalk: out of memory: the last interval is missing\n");
-	}
-	for (int i = 0; i < cc->ncmd; i++) {
-		size_t n = strlen(r.meta.command);
-
-		snprintf(r.meta.command + n, sizeof(r.meta.command) - n, "%s%s", i ? " " : "",
-			 cc->cmd[i]);
 	}
 	/* Detach before writing: nothing stays attached even if the write is slow. */
 	loader__destroy(l);
@@ -532,16 +652,7 @@ int record_main(int argc, char **argv)
 		times = read_times_file(a.workload, start_real);
 		keep_times(&r, times, "file", a.workload);
 	}
-	{
-		const char *of;
-		double share = kw_run_cost_share(&r, &of);
-
-		if (!isnan(share)) {
-			r.overhead.share = share;
-			snprintf(r.overhead.share_of, sizeof(r.overhead.share_of), "%s", of);
-		}
-	}
-	if (kw_recording_save(&r, cc->out, &cc->of)) {
+	if (kw_recording_save(&r, cc->out, &cc->of, ck.written)) {
 		ret = ret ?: KW_EXIT_ERROR;
 	} else if (strcmp(cc->out, "-")) {
 		fprintf(stderr, "kvmwalk: wrote %s (%.1f s)\n", cc->out, r.meta.duration_s);
@@ -554,6 +665,13 @@ int record_main(int argc, char **argv)
 				kw_run_kind_names[kw_run_kind(&r)], r.meta.probe_set, 100 * r.overhead.share,
 				r.overhead.share_of);
 	}
+	/* a --vm that matched nothing recorded nothing: said last, where it is read */
+	for (__u32 i = 0; i < r.meta.nvm_unseen; i++)
+		fprintf(stderr,
+			"kvmwalk: --vm %s: no VM of that name was seen while recording, so nothing "
+			"of it is in the recording (a VM's name is QEMU's -name or libvirt's "
+			"domain)\n",
+			r.meta.vm_unseen[i]);
 cleanup:
 	kw_kvmstats_close(&ksr);
 	kw_kvmstats_free(&ks);

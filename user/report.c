@@ -182,11 +182,17 @@ static void print_recording(FILE *f, const struct kw_recording *r)
 		 m->npid_filter ? pids : "all", m->visits ? "on" : "off", m->tool_version);
 	wrap_text(f, "options", opts);
 	if (m->nvm_filter) {
-		char vms[KW_MAX_VMS * 66] = "";
+		char vms[KW_MAX_VMS * 96] = "";
 
-		for (__u32 i = 0; i < m->nvm_filter; i++)
-			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s", i ? ", " : "",
-				 m->vm_filter[i]);
+		for (__u32 i = 0; i < m->nvm_filter; i++) {
+			bool unseen = false;
+
+			for (__u32 k = 0; k < m->nvm_unseen && !unseen; k++)
+				unseen = !strcmp(m->vm_unseen[k], m->vm_filter[i]);
+			snprintf(vms + strlen(vms), sizeof(vms) - strlen(vms), "%s%s%s",
+				 i ? ", " : "", m->vm_filter[i],
+				 unseen ? " (no VM of that name was seen)" : "");
+		}
 		wrap_text(f, "vm filter", vms);
 	}
 	if (r->nintervals) {
@@ -977,6 +983,9 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	json_object_set_new(root, "arch", json_string(r->meta.arch));
 	json_object_set_new(root, "kvm_mode", json_string(r->meta.kvm_mode));
 	json_object_set_new(root, "duration_s", json_real(r->meta.duration_s));
+	/* record --checkpoint: the recording so far, of a record that did not finish */
+	if (r->meta.checkpoint)
+		json_object_set_new(root, "checkpoint", json_true());
 	json_object_set_new(root, "conditions", kw_report_conditions_json(r));
 	for (int i = 0; i < KW_NR_PROBES; i++) {
 		const struct kw_func *fn = &r->funcs[i];
@@ -1073,51 +1082,6 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	json_object_set_new(root, "intervals", kw_timeline_json(r));
 	err = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	json_decref(root);
-	fputc('\n', f);
-	return err ? -EIO : 0;
-}
-
-int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool json)
-{
-	json_t *a;
-	int err;
-
-	if (!json) {
-		fprintf(f, "%-40s %-11s %s\n", "PROBE", "MECHANISM", "DETAIL");
-		for (int i = 0; i < KW_NR_PROBES; i++) {
-			const struct kw_plan *p = &plan[i];
-
-			if (!kw_probe_in_arch(i, arch))
-				continue;
-			fprintf(f, "%-40s %-11s %s\n", kw_probes[i].name, kw_mech_name(p->mech),
-				kw_probes[i].what);
-			if (strcmp(p->func, kw_probes[i].name) && p->func[0])
-				fprintf(f, "%-40s %-11s on %s\n", "", "", p->func);
-			/* in the DETAIL column (53), wrapped at words within 80 columns */
-			if (p->reason[0])
-				wrap_at(f, 40 + 1 + 11 + 1, p->reason);
-		}
-		return ferror(f) ? -EIO : 0;
-	}
-	a = json_array();
-	for (int i = 0; i < KW_NR_PROBES; i++) {
-		json_t *o;
-
-		if (!kw_probe_in_arch(i, arch))
-			continue;
-		/* json_pack returns NULL on a format/argument mismatch: an element lost here
-		 * once made `probes --json` print [] */
-		o = json_pack("{ssssssssssss}", "name", kw_probes[i].name, "family",
-			      kw_probes[i].family, "mechanism", kw_mech_name(plan[i].mech),
-			      "function", plan[i].func, "reason", plan[i].reason, "what",
-			      kw_probes[i].what);
-		if (!o || json_array_append_new(a, o)) {
-			json_decref(a);
-			return -ENOMEM;
-		}
-	}
-	err = json_dumpf(a, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	json_decref(a);
 	fputc('\n', f);
 	return err ? -EIO : 0;
 }

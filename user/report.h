@@ -14,6 +14,4 @@ double kw_overhead_share(const struct kw_recording *r);
 int kw_report_text(FILE *f, const struct kw_recording *r, const char *name);
 int kw_report_json(FILE *f, const struct kw_recording *r);
 
-/* `kvmwalk probes`: the attach plan, one row per probe of this arch (text or JSON). */
-int kw_plan_print(FILE *f, const struct kw_plan *plan, const char *arch, bool json);
 #endif /* KW_REPORT_H */

@@ -16,6 +16,7 @@
 #include "cmd_common.h"
 #include "compare.h"
 #include "loader.h"
+#include "outfile.h"
 #include "record.h"
 #include "report.h"
 #include "runs.h"
@@ -53,7 +54,8 @@ static const struct argp_option report_options[] = {
 		 "counter and visit of each interval" },
 	{ .name = "plot", .key = OPT_PLOT, .arg = "FILE.svg",
 	  .doc = "also write the timeline's rates over time as an SVG, one panel per column "
-		 "(implies --timeline)" },
+		 "(implies --timeline); written to a temporary file renamed over FILE.svg, a "
+		 "previous one kept as FILE.svg.old" },
 	{},
 };
 
@@ -144,16 +146,48 @@ static const struct argp report_argp = {
 	       "  kvmwalk report split.json\n"
 	       "  kvmwalk report split.json --json | jq .visits\n"
 	       "  kvmwalk report split.json --json | jq '.findings[] | [.kind, .count]'\n"
-	       "  kvmwalk record --interval 1 -o mig.json --pid $(pidof qemu-system-aarch64)\n"
+	       "  kvmwalk record --interval 1 -o mig.json --pid \"$(pidof qemu-system-aarch64)\"\n"
 	       "  kvmwalk report --timeline mig.json\n"
 	       "  kvmwalk report --csv mig.json > mig.csv\n"
 	       "  kvmwalk report --timeline --plot mig.svg mig.json\n"
 	       "  kvmwalk report --json mig.json | jq '.intervals[].rates.split_visits_per_s'\n"
 	       "  kvmwalk report bare*.json timing*.json full*.json\n\n"
 	       "Exit status: 0; 1 the file cannot be read, --timeline of a recording without "
-	       "intervals, the plot cannot be written, or an error; 2 usage; 8 a truncated or "
+	       "intervals, the output or the plot cannot be written (a full disk: said on "
+	       "stderr), or an error; 2 usage; 8 a truncated or "
 	       "corrupt recording; 9 a recording of another schema version (as kvmwalk compare).",
 };
+
+struct plot_arg {
+	const struct kw_recording *r;
+	const char *name;
+};
+
+static int put_plot(FILE *f, void *arg)
+{
+	const struct plot_arg *pa = arg;
+
+	return kw_timeline_svg(f, pa->r, pa->name);
+}
+
+/*
+ * A checkpoint (record --checkpoint) is the recording so far, of a record that was killed or is
+ * still running: said in one line before the text, and on stderr where the output is data.
+ */
+static void say_checkpoint(FILE *f, const struct kw_recording *r, const char *path)
+{
+	if (!r->meta.checkpoint)
+		return;
+	if (f == stderr)
+		fprintf(f,
+			"kvmwalk: %s is a checkpoint at %.1f s: record did not finish it "
+			"(killed, or still running)\n",
+			path, r->meta.duration_s);
+	else
+		fprintf(f, "Checkpoint at %.1f s: record did not finish (killed, or still "
+			   "running).\n\n",
+			r->meta.duration_s);
+}
 
 /* --timeline, --csv, --plot and --timeline --json: the intervals of r. */
 static int report_timeline(const struct report_args *a, const struct kw_recording *r)
@@ -168,27 +202,36 @@ static int report_timeline(const struct report_args *a, const struct kw_recordin
 		return KW_EXIT_ERROR;
 	}
 	if (a->plot) {
-		FILE *svg = fopen(a->plot, "w");
+		struct plot_arg pa = { r, a->path };
+		bool kept;
 
-		err = svg ? kw_timeline_svg(svg, r, a->path) : -errno;
-		if (svg && fclose(svg))
-			err = err ?: -errno;
+		/* a temporary file renamed over FILE: a full disk leaves the previous plot whole */
+		err = kw_outfile_write(a->plot, KW_OUTFILE_KEEP_OLD, put_plot, &pa, &kept);
 		if (err) {
-			fprintf(stderr, "kvmwalk: cannot write %s: %s\n", a->plot, strerror(-err));
+			fprintf(stderr, "kvmwalk: cannot write %s: %s (%s is left as it was)\n",
+				a->plot, strerror(-err), a->plot);
 			return KW_EXIT_ERROR;
 		}
+		if (kept)
+			fprintf(stderr, "kvmwalk: kept the previous %s as %s.old\n", a->plot,
+				a->plot);
 	}
 	if (a->csv) {
+		say_checkpoint(stderr, r, a->path);
 		err = kw_timeline_csv(stdout, r);
 	} else if (a->json) {
 		json_t *o = json_pack("{ssso}", "schema", "kvmwalk-report/1", "intervals",
 				      kw_timeline_json(r));
+
+		if (r->meta.checkpoint)
+			json_object_set_new(o, "checkpoint", json_true());
 
 		err = json_dumpf(o, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 						    JSON_REAL_PRECISION(6)) ? -EIO : 0;
 		json_decref(o);
 		putchar('\n');
 	} else {
+		say_checkpoint(stdout, r, a->path);
 		err = kw_timeline_text(stdout, r, a->path);
 	}
 	return err ? KW_EXIT_ERROR : 0;
@@ -231,6 +274,10 @@ int report_main(int argc, char **argv)
 	int ret;
 
 	argp_parse(&report_argp, argc, argv, 0, NULL, &a);
+	if (cmd_args_only()) {
+		free(a.paths);
+		return 0;
+	}
 	if (a.n > 1) {
 		ret = report_runs(&a);
 		free(a.paths);
@@ -245,6 +292,8 @@ int report_main(int argc, char **argv)
 		       : ret == -EINVAL ? KW_CMP_EXIT_CORRUPT
 					: KW_EXIT_ERROR;
 	}
+	if (!a.timeline && !a.json)
+		say_checkpoint(stdout, &r, a.path);
 	if (a.timeline)
 		ret = report_timeline(&a, &r);
 	else

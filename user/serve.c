@@ -320,6 +320,8 @@ int serve_main(int argc, char **argv)
 	int code, ret = KW_EXIT_ERROR;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
+	if (cmd_args_only())
+		return 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -98,7 +98,7 @@ static const struct argp top_argp = {
 	       "  kvmwalk top\n"
 	       "  kvmwalk top --once --interval 5\n"
 	       "  kvmwalk top -i 1 -d 600 --filter ioctl > top.log\n"
-	       "  kvmwalk top --pid $(pidof qemu-system-x86_64 | tr ' ' ,)\n\n"
+	       "  kvmwalk top --pid \"$(pidof qemu-system-x86_64)\"\n\n"
 	       "Exit status: 0 (q, Ctrl-C, --duration, the reader of a pipe gone); 1 error; 2 "
 	       "usage (a bad option value, a --pid that does not exist); " KW_EXIT_STATUS_PROBES,
 };
@@ -219,6 +219,8 @@ int top_main(int argc, char **argv)
 	int code, ret = 0, err = 0;
 
 	argp_parse(&top_argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	if (cmd_args_only())
+		return 0;
 	cmd_install_signals();
 	/* the reader of the log lines may go (| head): a failed write ends top, not SIGPIPE */
 	signal(SIGPIPE, SIG_IGN);

@@ -468,12 +468,47 @@ static void test_preemptible(void)
 	fixture_fini(&f);
 }
 
+/*
+ * A kernel without CONFIG_KPROBES: no kprobe is planned, even first on a preemptible kernel, and
+ * the reason names the config instead of libbpf's "No such file or directory".
+ */
+static void test_no_kprobes(void)
+{
+	struct fixture f;
+
+	if (!fixture_init(&f))
+		return;
+	f.p.no_kprobes = true;
+	f.p.preempt = "full";
+	snprintf(f.opts.ufuncs[0].name, sizeof(f.opts.ufuncs[0].name), "kvm_mmu_notifier_release");
+	f.opts.nufuncs = 1;
+	kw_plan_all(&f.p, f.plan, f.uplan);
+	plan_is(&f.plan[KW_P_NOTIFIER], KW_MECH_FENTRY, "kvm_mmu_notifier_invalidate_range_start",
+		"", "fentry, though preemptible: no kprobe to take first");
+	plan_is(&f.plan[KW_P_MM_RELEASE], KW_MECH_UNAVAILABLE, "kvm_mmu_notifier_release",
+		REFUSED "; no kprobes: this kernel is built without CONFIG_KPROBES",
+		"fentry refused, no kprobes: the config named");
+	plan_is(&f.plan[KW_P_VM_IOCTL], KW_MECH_TRACEPOINT, "sys_enter_ioctl",
+		REFUSED "; no kprobes: this kernel is built without CONFIG_KPROBES",
+		"its tracepoint, saying why");
+	plan_is(&f.uplan[0], KW_MECH_UNAVAILABLE, "kvm_mmu_notifier_release",
+		REFUSED "; no kprobes: this kernel is built without CONFIG_KPROBES",
+		"a user function: the config named");
+	f.opts.attach = KW_ATTACH_KPROBE;
+	kw_plan_all(&f.p, f.plan, f.uplan);
+	plan_is(&f.plan[KW_P_NOTIFIER], KW_MECH_UNAVAILABLE,
+		"kvm_mmu_notifier_invalidate_range_start",
+		"no kprobes: this kernel is built without CONFIG_KPROBES", "--attach kprobe");
+	fixture_fini(&f);
+}
+
 void test_loader_plan(void)
 {
 	test_preemptible();
 	test_auto();
 	test_no_tracefs();
 	test_forced();
+	test_no_kprobes();
 	test_visits();
 	test_ufuncs();
 	test_progs();

@@ -48,13 +48,19 @@ void test_pids(void)
 	ASSERT_EQ(kw_pids_parse(arg, pids, &n, err, sizeof(err)), 0, err);
 	ASSERT_EQ(n, 2, "duplicates merged, across --pid options too");
 	ASSERT_EQ(pids[1], parent, "in the order given");
+	/* as pidof prints them: --pid "$(pidof qemu-system-x86_64)" */
+	n = 0;
+	snprintf(arg, sizeof(arg), "%u %u", parent, me);
+	ASSERT_EQ(kw_pids_parse(arg, pids, &n, err, sizeof(err)), 0, err);
+	ASSERT_EQ(n, 2, "space-separated, as pidof prints them");
 
 	expect_bad("0", "not '0'");
 	expect_bad("-1", "not '-1'");
 	expect_bad("+1", "not '+1'");
-	expect_bad(" 1", "not ' 1'");
-	expect_bad("1 ", "not '1 '");
-	expect_bad("1,notapid", "from 1 to 4194304, comma-separated, not 'notapid'");
+	expect_bad(" 1", "an empty item in ' 1'");
+	expect_bad("1 ", "an empty item in '1 '");
+	expect_bad("1  1", "an empty item in '1  1'");
+	expect_bad("1,notapid", "from 1 to 4194304, comma- or space-separated, not 'notapid'");
 	expect_bad("4194305", "not '4194305'");
 	expect_bad("99999999999999999999", "not '99999999999999999999'");
 	expect_bad("0x10", "not '0x10'");

@@ -194,9 +194,14 @@ static void test_pid_filter(struct kw_recording *r)
 		goto out;
 	ASSERT_STREQ(pid_filter_of(a, "116", buf, sizeof(buf)), "116", "an older recording's pid");
 	ASSERT_STREQ(pid_filter_of(a, "0", buf, sizeof(buf)), "", "an older recording's 0: all");
-	ASSERT_STREQ(pid_filter_of(a, "[116, 0, \"x\", -5, 4242]", buf, sizeof(buf)), "116,4242",
-		     "not a process id: left out");
-	ASSERT_STREQ(pid_filter_of(a, "{}", buf, sizeof(buf)), "", "not a list: all");
+	/* a corrupt filter is an error naming it, not "every task" or some of the ids */
+	ASSERT_STREQ(pid_filter_of(a, "[116, 0, \"x\", -5, 4242]", buf, sizeof(buf)),
+		     "meta.pid_filter[1] is 0, not a process id", "not a process id: an error");
+	ASSERT_STREQ(pid_filter_of(a, "[116, \"x\"]", buf, sizeof(buf)),
+		     "meta.pid_filter[1] is \"x\", not a process id", "a string: an error");
+	ASSERT_STREQ(pid_filter_of(a, "{}", buf, sizeof(buf)),
+		     "meta.pid_filter is an object, not a list of process ids",
+		     "not a list: an error");
 	free(a);
 
 	r->meta.pid_filter[0] = 116;
@@ -279,6 +284,120 @@ out:
 	kw_recording_free(&r);
 }
 
+/*
+ * A recording is checked against docs/recording-format.md as it is read: a member of the wrong
+ * type, a negative count or time, an arch other than arm64 or x86 is an error naming the member
+ * (report and compare exit 8 with it), never a 0 or a wrapped-around unsigned number (-5 once
+ * printed as 18446744.07T).
+ */
+static void test_validation(void)
+{
+	static const struct {
+		const char *meta, *rest, *err;
+	} cases[] = {
+		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"calls\": \"x\"}]",
+		  "probes[kvm_pgtable_walk].calls is \"x\", not a count (an integer >= 0)" },
+		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"calls\": -5}]",
+		  "probes[kvm_pgtable_walk].calls is -5, not a count (an integer >= 0)" },
+		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"calls\": 1.5}]",
+		  "probes[kvm_pgtable_walk].calls is 1.5, not a count (an integer >= 0)" },
+		{ "",
+		  ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"duration_ns\": "
+		  "{\"count\": 1, \"sum\": -3}}]",
+		  "probes[kvm_pgtable_walk].duration_ns.sum is -3, not a count (an integer >= 0)" },
+		{ "",
+		  ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"duration_ns\": "
+		  "{\"buckets\": [[9999, 1]]}}]",
+		  "probes[kvm_pgtable_walk].duration_ns.buckets[0] is [9999,1], not "
+		  "[INDEX, COUNT]" },
+		{ "", ", \"probes\": 5", "probes is a number (5), not an array" },
+		{ "", ", \"probes\": [{\"name\": \"kvm_pgtable_walk\", \"mechanism\": 3}]",
+		  "probes[kvm_pgtable_walk].mechanism is a number (3), not a string" },
+		{ "", ", \"counters\": {\"unmap_calls\": \"3\"}",
+		  "counters.unmap_calls is \"3\", not a count (an integer >= 0)" },
+		{ "",
+		  ", \"triggers\": [{\"probe\": \"kvm_vm_ioctl\", \"trigger\": \"ioctl\", "
+		  "\"pid\": 7, \"calls\": -1}]",
+		  "triggers[0].calls is -1, not a count (an integer >= 0)" },
+		{ "", ", \"intervals\": [{\"t\": -2, \"probes\": {}}]",
+		  "intervals[0].t is -2, not a time in seconds (a number >= 0)" },
+		{ "",
+		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
+		  "{\"calls\": \"many\"}}}]",
+		  "intervals[0].probes.kvm_pgtable_walk.calls is \"many\", not a count" },
+		{ "",
+		  ", \"kvm_stats\": {\"source\": \"debugfs\", \"vms\": [{\"pid\": 5, "
+		  "\"stats\": {\"pages_4k\": {\"start\": -4, \"end\": 1}}}]}",
+		  "kvm_stats.vms[0].stats.pages_4k.start is -4, not a count (an integer >= 0)" },
+		{ "",
+		  ", \"workload\": {\"phases\": [{\"phase\": \"split\", "
+		  "\"wall_ns\": \"fast\"}]}",
+		  "workload.phases[0].wall_ns is \"fast\", not a count (an integer >= 0)" },
+		{ "", ", \"overhead\": {\"run_ns\": -1}",
+		  "overhead.run_ns is -1, not a count (an integer >= 0)" },
+		{ ", \"duration_s\": -1.5", "",
+		  "meta.duration_s is -1.5, not a time in seconds (a number >= 0)" },
+		{ ", \"duration_s\": \"long\"", "",
+		  "meta.duration_s is \"long\", not a time in seconds (a number >= 0)" },
+		{ ", \"wall_ns\": -7", "", "meta.wall_ns is -7, not a count (an integer >= 0)" },
+		{ ", \"exit_status\": 999", "",
+		  "meta.exit_status is 999, not -1 (no command) or 0..255" },
+		{ ", \"kernel\": 6", "", "meta.kernel is a number (6), not a string" },
+		{ ", \"visits\": \"yes\"", "",
+		  "meta.visits is a string (\"yes\"), not true or false" },
+	};
+	static const char *const arches[][2] = {
+		{ "\"sparc\"", "meta.arch is \"sparc\", not arm64 or x86" },
+		{ "\"\"", "meta.arch is \"\", not arm64 or x86" },
+		{ "5", "meta.arch is a number (5), not a string" },
+	};
+	struct kw_recording r;
+	char doc[1024], err[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(doc, sizeof(doc),
+			 "{\"schema\": \"kvmwalk-recording/1\", "
+			 "\"meta\": {\"arch\": \"arm64\"%s}%s}",
+			 cases[i].meta, cases[i].rest);
+		err[0] = 0;
+		if (ASSERT_EQ(kw_recording_parse(&r, doc, err, sizeof(err)), -EINVAL, doc))
+			ASSERT_TRUE(!strncmp(err, cases[i].err, strlen(cases[i].err)), err);
+	}
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
+		snprintf(doc, sizeof(doc),
+			 "{\"schema\": \"kvmwalk-recording/1\", \"meta\": "
+			 "{\"arch\": %s}}",
+			 arches[i][0]);
+		err[0] = 0;
+		if (ASSERT_EQ(kw_recording_parse(&r, doc, err, sizeof(err)), -EINVAL, doc))
+			ASSERT_STREQ(err, arches[i][1], "a bogus arch");
+	}
+	ASSERT_EQ(kw_recording_parse(&r, "{\"schema\": \"kvmwalk-recording/1\"}", err, sizeof(err)),
+		  -EINVAL, "no meta");
+	ASSERT_STREQ(err, "no meta.arch", "no meta: said");
+	ASSERT_EQ(kw_recording_parse(&r, "[1]", err, sizeof(err)), -EINVAL, "an array");
+	/* what the format lets be absent, or a name of a newer kvmwalk, still reads */
+	if (ASSERT_EQ(
+		    kw_recording_parse(&r,
+				       "{\"schema\": \"kvmwalk-recording/1\", \"meta\": {\"arch\": "
+				       "\"x86\", \"exit_status\": -1}, \"probes\": [{\"name\": "
+				       "\"a_newer_probe\", \"calls\": 3}], \"counters\": "
+				       "{\"a_newer_counter\": 4}, \"triggers\": [{\"probe\": "
+				       "\"kvm_vm_ioctl\", \"trigger\": \"a_newer_trigger\"}]}",
+				       err, sizeof(err)),
+		    0, err))
+		kw_recording_free(&r);
+	/* null where the writer writes it: no SecPageTables in /proc/meminfo (fuzz_recording) */
+	if (ASSERT_EQ(kw_recording_parse(&r,
+					 "{\"schema\": \"kvmwalk-recording/1\", \"meta\": {\"arch\": "
+					 "\"x86\"}, \"kvm_stats\": {\"source\": \"debugfs\", "
+					 "\"sec_page_tables_kb\": {\"start\": null, \"end\": null, "
+					 "\"delta\": null}}}",
+					 err, sizeof(err)),
+		      0, err))
+		kw_recording_free(&r);
+}
+
 void test_record(void)
 {
 	struct kw_recording r, back = {};
@@ -334,6 +453,26 @@ void test_record(void)
 
 	test_pid_filter(&r);
 	test_memslot(&r);
+	test_validation();
+	/* a checkpoint says so; a finished recording has no such member */
+	{
+		struct kw_recording c = {};
+		char *j;
+		size_t jlen;
+
+		kw_test_recording_fixture(&c);
+		j = to_json(&c, &jlen);
+		ASSERT_TRUE(j && !strstr(j, "checkpoint"), "no checkpoint member when finished");
+		free(j);
+		c.meta.checkpoint = true;
+		j = to_json(&c, &jlen);
+		kw_recording_free(&c);
+		if (ASSERT_TRUE(j && strstr(j, "\"checkpoint\": true"), "a checkpoint says so") &&
+		    ASSERT_EQ(kw_recording_parse(&c, j, err, sizeof(err)), 0, err))
+			ASSERT_TRUE(c.meta.checkpoint, "checkpoint read back");
+		free(j);
+		kw_recording_free(&c);
+	}
 
 	ASSERT_EQ(kw_recording_parse(&back, "{\"schema\": \"kvmwalk-recording/2\"}", err,
 				     sizeof(err)),

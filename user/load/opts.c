@@ -420,10 +420,10 @@ static const char doc[] =
 	"  kvmwalk-load --scenario invalidate --concurrent --vcpus 2 --mem 16M \\\n"
 	"      --pattern sweep --range 4M --rate 50 --duration 10\n"
 	"  kvmwalk-load --preset same16 --json r.json\n"
-	"  kvmwalk-load --preset sweep1 --vcpus 4 --mem 256M   # that measurement's guest\n"
+	"  kvmwalk-load --preset sweep1 --vcpus 4 --mem 256M   # the measured guest\n"
 	"  kvmwalk-load --scenario empty-unmap --sparse 256G --json\n"
-	"  kvmwalk-load --scenario nested-unmap --vcpus 2 --mem 2M --iterations 2\n"
-	"  kvmwalk-load --scenario teardown --ipa-bits 48\n"
+	"  kvmwalk-load --scenario nested-unmap --vcpus 2 --mem 2M   # arm64\n"
+	"  kvmwalk-load --scenario teardown --ipa-bits 48   # arm64\n"
 	"\n"
 	"SIZE takes a K, M, G or T suffix (powers of 1024). Needs read-write access to\n"
 	"/dev/kvm (root).";
@@ -542,8 +542,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SCENARIO:
 		r = scenario_parse(arg);
-		if (r < 0)
-			OPT_ERROR(state, "unknown scenario '%s'", arg);
+		if (r < 0) {
+			char names[160] = "";
+
+			/* every name, so the next try is not a guess */
+			for (int i = 0; i <= SC_ALL; i++) {
+				size_t n = strlen(names);
+
+				snprintf(names + n, sizeof(names) - n, "%s%s",
+					 i == 0	       ? ""
+					 : i == SC_ALL ? " or "
+						       : ", ",
+					 scenario_names[i]);
+			}
+			OPT_ERROR(state, "unknown scenario '%s': --scenario is %s", arg, names);
+		}
 		o->scenario = r;
 		break;
 	case OPT_VCPUS:
