@@ -380,6 +380,8 @@ static void report_idle(struct kw_recording *r)
 	}
 	free(buf);
 	free(idle.vms);
+}
+
 /* --vm: a name no process carried is said on the vm filter line, within 80 columns */
 static void report_vm_unseen(struct kw_recording *r)
 {
@@ -435,6 +437,16 @@ void test_report(void)
 	report_trigger_times(&r);
 	report_lost_runs(&r);
 	report_memslot_missing(&r);
+	{
+		size_t len = 0;
+		char *buf = report_of(&r, &len);
+
+		if (ASSERT_TRUE(buf, "report"))
+			kw_test_report_shape(buf, "arm64", 6, "report-split.txt");
+		free(buf);
+	}
+	report_host_like(&r);
+	report_idle(&r);
 	report_vm_unseen(&r);
 	kw_recording_free(&r);
 }
