@@ -383,7 +383,7 @@ static int read_hists(struct loader *l, struct kw_recording *r, void *buf, int n
 	return read_hist(l, l->hslots.cleared, &r->unmap_cleared, buf, n);
 }
 
-int loader__collect(struct loader *l, struct kw_recording *r)
+static int collect(struct loader *l, struct kw_recording *r)
 {
 	int n = ncpus(), err = 0;
 	/* the largest value read: a user function's statistics, then a fine histogram */
@@ -507,5 +507,17 @@ cleanup:
 		fprintf(stderr, "kvmwalk: reading the BPF maps failed: %s\n", strerror(-err));
 	trig_rows_free(&rows);
 	free(buf);
+	return err;
+}
+
+/* every map read SCHED_FIFO where kvmwalk may: loader_state.h says why */
+int loader__collect(struct loader *l, struct kw_recording *r)
+{
+	struct kw_rt_scope rt;
+	int err;
+
+	kw_rt_enter(&rt);
+	err = collect(l, r);
+	kw_rt_leave(&rt);
 	return err;
 }

@@ -234,13 +234,10 @@ static void sweep(struct loader *l)
 	l->nvmf = j;
 }
 
-void loader__poll(struct loader *l, int timeout_ms)
+static void poll_work(struct loader *l)
 {
 	double now;
 
-	/* wakes at each event: a new process is named while it is alive */
-	if (!l->events || ring_buffer__poll(l->events, timeout_ms) < 0)
-		poll(NULL, 0, timeout_ms);
 	now = kw_mono_s();
 	/* and a sweep, for the events sent without a wakeup and those a full ring buffer lost */
 	if (now >= l->identify_at) {
@@ -256,4 +253,20 @@ void loader__poll(struct loader *l, int timeout_ms)
 		sweep(l);
 		l->vmf_sweep_at = now + SWEEP_S;
 	}
+}
+
+void loader__poll(struct loader *l, int timeout_ms)
+{
+	struct kw_rt_scope rt;
+
+	/*
+	 * The event handlers and the sweeps update maps: SCHED_FIFO where kvmwalk may
+	 * (loader_state.h), also while it sleeps in poll(), so that it runs them as soon as it wakes
+	 */
+	kw_rt_enter(&rt);
+	/* wakes at each event: a new process is named while it is alive */
+	if (!l->events || ring_buffer__poll(l->events, timeout_ms) < 0)
+		poll(NULL, 0, timeout_ms);
+	poll_work(l);
+	kw_rt_leave(&rt);
 }

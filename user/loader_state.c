@@ -96,3 +96,24 @@ int loader__identify(struct loader *l)
 	}
 	return 0;
 }
+
+void kw_rt_enter(struct kw_rt_scope *s)
+{
+	struct sched_param fifo = { .sched_priority = 1 };
+
+	s->set = false;
+	s->policy = sched_getscheduler(0);
+	if (s->policy < 0 || sched_getparam(0, &s->sp))
+		return;
+	/* already real-time (run under chrt): leave it as the user chose */
+	if ((s->policy & ~SCHED_RESET_ON_FORK) != SCHED_OTHER)
+		return;
+	/* SCHED_RESET_ON_FORK: a command record starts later gets the normal class back */
+	s->set = !sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &fifo);
+}
+
+void kw_rt_leave(const struct kw_rt_scope *s)
+{
+	if (s->set)
+		sched_setscheduler(0, s->policy, &s->sp);
+}

@@ -10,6 +10,8 @@
 #ifndef KW_LOADER_STATE_H
 #define KW_LOADER_STATE_H
 
+#include <sched.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "ksyms.h"
@@ -115,5 +117,25 @@ int loader__attach_ufunc(struct loader *l, unsigned int s);
 bool loader__check_trampolines(struct loader *l);
 /* Every program detached. */
 void loader__detach(struct loader *l);
+
+/*
+ * The map syscalls (lookup, update, delete, batch) hold the kernel's per-CPU bpf_prog_active
+ * raised with only migration disabled (bpf_disable_instrumentation(), kernel/bpf/syscall.c), and
+ * every kprobe and tracepoint program that starts on that CPU meanwhile is skipped
+ * (trace_call_bpf(): a recursion miss, the lost_runs of a recording). On a preemptible kernel
+ * the reading thread can be preempted inside the syscall, and then the CPU runs KVM's work with
+ * kvmwalk's kprobes blind for as long as another task has it: 904 runs of kvm_pgtable_walk's
+ * programs lost during a migration's teardowns on arm64 7.3 (preempt full) while record read its
+ * maps every second. So kvmwalk makes its map reads SCHED_FIFO (priority 1) where it may
+ * (CAP_SYS_NICE, which root has): no task of the normal class preempts it there. Where it may
+ * not, reads stay as they were and the lost runs are counted. The scope is the calling thread.
+ */
+struct kw_rt_scope {
+	int policy;
+	struct sched_param sp;
+	bool set;
+};
+void kw_rt_enter(struct kw_rt_scope *s);
+void kw_rt_leave(const struct kw_rt_scope *s);
 
 #endif /* KW_LOADER_STATE_H */
