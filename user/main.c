@@ -97,11 +97,13 @@ static void usage(FILE *f)
 }
 
 /*
- * What a command wrote to stdout reached it: a full disk (`kvmwalk report x > /dev/full`), a
- * closed pipe or an I/O error is a message and a non-zero exit, never a silent success. The
+ * What a command wrote to stdout reached it: a full disk (`kvmwalk report x > /dev/full`) or
+ * an I/O error is a message and a non-zero exit, never a silent success. The
  * stdio buffer is flushed here, so a failure the command could not see (its last block) is
  * caught too. A stdout that was closed before kvmwalk started and was never written to is no
  * error (EBADF with nothing pending), as coreutils' close_stdout() has it.
+ * A reader that went away (EPIPE: `kvmwalk top | head`) took what it wanted: no error, as a
+ * pipeline's writer killed by SIGPIPE would say nothing either.
  */
 static bool stdout_closed;
 
@@ -117,10 +119,10 @@ static int close_stdout(int ret)
 		err = errno, failed = true;
 	if (fclose(stdout) && !(errno == EBADF && !pending && !failed))
 		err = err ?: errno, failed = true;
-	if (!failed)
+	if (!failed || err == EPIPE || (!err && last == EPIPE))
 		return ret;
 	if (!err && (last == ENOSPC || last == EDQUOT || last == EFBIG || last == EIO ||
-		     last == EPIPE || last == EBADF))
+		     last == EBADF))
 		err = last;
 	fprintf(stderr, "kvmwalk: cannot write to standard output: %s\n",
 		err ? strerror(err) : "write error");
