@@ -27,9 +27,12 @@ while [ "$i" -le "$RUNS" ]; do
 	for set in $order; do
 		echo "demo: run $i of $RUNS, --probe $set" >>progress.txt
 		# shellcheck disable=SC2086
-		kvmwalk record --probe "$set" -o "cost-$set-$i.json" --workload-times "cost-load-$set-$i.json" \
+		# one command line for every run (report warns when runs ran different commands):
+		# the same --json file each time, kept under the run's name afterwards
+		kvmwalk record --probe "$set" -o "cost-$set-$i.json" --workload-times cost-load.json \
 			-- kvmwalk-load --scenario=all --vcpus=2 --mem=16M --backing=thp $split \
-			--json="cost-load-$set-$i.json" >/dev/null 2>>progress.txt || exit
+			--json=cost-load.json >/dev/null 2>>progress.txt || exit
+		mv cost-load.json "cost-load-$set-$i.json"
 		files="$files cost-$set-$i.json"
 	done
 	i=$((i + 1))
