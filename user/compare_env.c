@@ -352,7 +352,10 @@ static const char *get_preempt(const struct kw_recording *r, const void *arg)
 	return r->meta.preempt[0] ? r->meta.preempt : "unknown";
 }
 
-/* the distinct values of one fact of r's VM processes, ", " between them, "(no VM process)" */
+/*
+ * the distinct values of one fact of r's VM processes, ", " between them, "(no VM process)";
+ * NULL for a bare run
+ */
 static const char *vm_values(const struct kw_recording *r,
 			     void (*fact)(const struct kw_recording *, const struct kw_vm *, char *,
 					  size_t))
@@ -360,6 +363,9 @@ static const char *vm_values(const struct kw_recording *r,
 	static __thread char buf[384];
 	size_t used = 0;
 
+	/* a bare run (--probe none) knows no VM process: no say, not "(no VM process)" */
+	if (!r->nvms && kw_run_kind(r) == KW_RUN_BARE)
+		return NULL;
 	buf[0] = 0;
 	for (size_t i = 0; i < r->nvms; i++) {
 		char v[160], w[160];
