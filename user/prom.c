@@ -589,22 +589,9 @@ static void put_counters(FILE *f, const struct kw_recording *r, const struct pro
 	}
 }
 
-static void put_health(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+/* The probes' cost, from BPF run-time statistics: per program when the exporter has them. */
+static void put_bpf_cost(FILE *f, const struct kw_recording *r, const struct prom_facts *fa)
 {
-	const struct prom_facts *fa = o->facts;
-
-	/* a bound, not a count: the series kvmwalk counted can be short by this many runs */
-	family(f, "kvmwalk_lost_runs_total", "counter",
-	       "Runs of each probe's programs the kernel skipped (its recursion guard): that "
-	       "probe's counts are lower bounds by up to this many.");
-	for (int i = 0; i < KW_NR_PROBES; i++)
-		if (exported(r, i))
-			put_u64(f, "kvmwalk_lost_runs_total",
-				(const char *const[]){ "function", kw_probes[i].name, NULL },
-				r->funcs[i].lost_runs);
-	family(f, "kvmwalk_bpf_stats_enabled", "gauge",
-	       "1 if BPF run-time statistics are on, so the probe cost below is measured.");
-	put_u64(f, "kvmwalk_bpf_stats_enabled", NULL, r->overhead.stats_enabled);
 	family(f, "kvmwalk_bpf_run_seconds_total", "counter",
 	       "Time the kernel spent running each of kvmwalk's BPF programs: their bodies, a "
 	       "lower bound of their cost (the fentry trampoline or kprobe dispatch is not in it).");
@@ -627,6 +614,32 @@ static void put_health(FILE *f, const struct kw_recording *r, const struct prom_
 		put_u64(f, "kvmwalk_bpf_runs_total",
 			(const char *const[]){ "program", "all", NULL }, r->overhead.run_cnt);
 	}
+}
+
+static void put_health(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	const struct prom_facts *fa = o->facts;
+
+	/* a bound, not a count: the series kvmwalk counted can be short by this many runs */
+	family(f, "kvmwalk_lost_runs_total", "counter",
+	       "Runs of each probe's programs the kernel skipped (its recursion guard): that "
+	       "probe's counts are lower bounds by up to this many.");
+	for (int i = 0; i < KW_NR_PROBES; i++)
+		if (exported(r, i))
+			put_u64(f, "kvmwalk_lost_runs_total",
+				(const char *const[]){ "function", kw_probes[i].name, NULL },
+				r->funcs[i].lost_runs);
+	family(f, "kvmwalk_bpf_stats_enabled", "gauge",
+	       "1 if kvmwalk turned BPF run-time statistics on (serve --probe-cost), so the probe "
+	       "cost is measured and served; 0: kvmwalk_bpf_run_seconds_total and "
+	       "kvmwalk_bpf_runs_total are absent.");
+	put_u64(f, "kvmwalk_bpf_stats_enabled", NULL, r->overhead.stats_enabled);
+	/*
+	 * Absent, not 0, when not measured: a 0 would read as "free", and the kernel counts nothing
+	 * while the statistics are off (or someone else's window, when another tool turned them on).
+	 */
+	if (r->overhead.stats_enabled)
+		put_bpf_cost(f, r, fa);
 	family(f, "kvmwalk_measured_seconds_total", "counter",
 	       "Time inside the outermost measured kernel work (walks at depth 0, x86 zaps and "
 	       "fast faults): the denominator of the probes' relative cost.");

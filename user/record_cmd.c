@@ -481,7 +481,8 @@ int record_main(int argc, char **argv)
 			kw_outfile_close(&cc->of);
 			return code;
 		}
-		if (loader__stats_start(l))
+		/* for the run only: its overhead figures (report's "cost" section) need them */
+		if (loader__stats_start(l, true))
 			fprintf(stderr,
 				"kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
 	}

@@ -52,6 +52,7 @@ enum {
 	OPT_PER_VM,
 	OPT_USER,
 	OPT_SERVE_KVM_STATS,
+	OPT_PROBE_COST,
 };
 
 struct serve_opts {
@@ -66,6 +67,7 @@ struct serve_opts {
 	uid_t uid;	  /* --user's, resolved when parsed */
 	gid_t gid;
 	enum kw_kvmstats_mode kvm_stats;
+	bool probe_cost;
 };
 
 /* ---- options --------------------------------------------------------------------------------- */
@@ -94,6 +96,14 @@ static const struct argp_option options[] = {
 		 "SecPageTables, read at every refresh at no probe cost: auto or debugfs (its folder "
 		 "is opened before the privileges are dropped), or off (default auto). Binary stats, "
 		 "record's fallback, need the privileges serve drops" },
+	{ .name = "probe-cost", .key = OPT_PROBE_COST,
+	  .doc = "also serve what the probes cost (kvmwalk_bpf_run_seconds_total, "
+		 "kvmwalk_bpf_runs_total): turns BPF run-time statistics on for as long as serve "
+		 "runs, with BPF_ENABLE_STATS (the kernel turns them off when serve ends, even "
+		 "killed). They then time every BPF program of the host, not only kvmwalk's (a "
+		 "clock read per run). Off by default: those two families are absent, "
+		 "kvmwalk_bpf_stats_enabled is 0. Kernels before 5.8 have no BPF_ENABLE_STATS: "
+		 "serve then says so and does not flip kernel.bpf_stats_enabled" },
 	{ .name = "user", .key = OPT_USER, .arg = "NAME",
 	  .doc = "after attaching, also switch to this user (a name from /etc/passwd, or "
 		 "UID[:GID])" },
@@ -132,6 +142,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PER_VM:
 		o->per_vm = true;
+		break;
+	case OPT_PROBE_COST:
+		o->probe_cost = true;
 		break;
 	case OPT_SERVE_KVM_STATS:
 		if (kw_kvmstats_mode_parse(arg, &o->kvm_stats) || o->kvm_stats == KW_KSM_BINARY)
@@ -199,6 +212,7 @@ static const struct argp argp = {
 	       "  kvmwalk serve\n"
 	       "  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n"
 	       "  kvmwalk serve --probe all        # every probe, as record attaches\n"
+	       "  kvmwalk serve --probe-cost       # and what they cost\n"
 	       "  kvmwalk serve --interval 15 \\\n"
 	       "      --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom\n"
 	       "  curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
@@ -332,9 +346,10 @@ int serve_main(int argc, char **argv)
 	l = loader__open(&o.lo, &code);
 	if (!l)
 		return code;
-	if (loader__stats_start(l))
-		fprintf(stderr,
-			"kvmwalk serve: BPF run-time statistics unavailable: no probe cost\n");
+	/* not the sysctl: a killed serve would leave every program of the host timed */
+	if (o.probe_cost && loader__stats_start(l, false))
+		fprintf(stderr, "kvmwalk serve: --probe-cost: BPF_ENABLE_STATS refused (kernels "
+				"before 5.8 have none): no probe cost\n");
 	/* debugfs auto only: the binary stats need privileges dropped below (kvmstats_read.c) */
 	kw_kvmstats_open(&ksr0, o.kvm_stats == KW_KSM_AUTO ? KW_KSM_DEBUGFS : o.kvm_stats, "",
 			 true);

@@ -161,6 +161,8 @@ static void fill_cheap(struct kw_recording *r, const char *arch, struct kw_trig 
 	r->ntrigs = 1;
 	r->cbs = cb;
 	r->ncbs = 1;
+	/* serve --probe-cost: the cost families the probe-cost panels and rules read */
+	r->overhead.stats_enabled = true;
 }
 
 /* A sample of @name (a family, or one of its _bucket/_sum/_count) in the exposition. */

@@ -375,6 +375,26 @@ void test_prom(void)
 	o.buckets = PROM_BUCKETS_LOG2;
 	if (ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "log2 without the memslot probe"))
 		ASSERT_TRUE(!strstr(log2, "kvmwalk_memslot_op"), "no memslot family");
+	/*
+	 * serve without --probe-cost: no run-time statistics, so no cost families at all (a 0
+	 * would read as "free"), with or without the per-program facts; the gauge says why.
+	 */
+	a.overhead.stats_enabled = false;
+	for (int k = 0; k < 2; k++) {
+		struct prom_facts fa = { .progs = progs, .nprogs = 2 };
+
+		o.facts = k ? &fa : NULL;
+		free(log2);
+		log2 = NULL;
+		if (!ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "without --probe-cost"))
+			goto out;
+		ASSERT_TRUE(!strstr(log2, "\nkvmwalk_bpf_run_seconds_total{"), "no run time");
+		ASSERT_TRUE(!strstr(log2, "# TYPE kvmwalk_bpf_run_seconds_total"), "no run family");
+		ASSERT_TRUE(!strstr(log2, "\nkvmwalk_bpf_runs_total{"), "no runs");
+		ASSERT_TRUE(!strstr(log2, "# TYPE kvmwalk_bpf_runs_total"), "no runs family");
+		ASSERT_EQ(sample(log2, "kvmwalk_bpf_stats_enabled"), 0, "the gauge says 0");
+		ASSERT_TRUE(sample(log2, "kvmwalk_measured_seconds_total") > 0, "work still measured");
+	}
 out:
 	free(log2);
 	free(fine);
