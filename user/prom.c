@@ -189,6 +189,28 @@ static bool exported(const struct kw_recording *r, int p)
 
 /* ---- families ------------------------------------------------------------------------------- */
 
+/*
+ * The process_* families of the Prometheus client libraries (their names, types and units), so
+ * the exporter's own CPU, memory and descriptors are read as every other exporter's are.
+ */
+static void put_process(FILE *f, const struct kw_procself *p)
+{
+	family(f, "process_cpu_seconds_total", "counter",
+	       "Total user and system CPU time spent in seconds.");
+	put_double(f, "process_cpu_seconds_total", NULL, p->cpu_seconds);
+	family(f, "process_open_fds", "gauge", "Number of open file descriptors.");
+	put_u64(f, "process_open_fds", NULL, p->open_fds);
+	family(f, "process_max_fds", "gauge", "Maximum number of open file descriptors.");
+	put_u64(f, "process_max_fds", NULL, p->max_fds);
+	family(f, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.");
+	put_u64(f, "process_virtual_memory_bytes", NULL, p->virtual_bytes);
+	family(f, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
+	put_u64(f, "process_resident_memory_bytes", NULL, p->resident_bytes);
+	family(f, "process_start_time_seconds", "gauge",
+	       "Start time of the process since unix epoch in seconds.");
+	put_double(f, "process_start_time_seconds", NULL, p->start_time);
+}
+
 static void put_info(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 {
 	const struct prom_facts *fa = o->facts;
@@ -217,6 +239,8 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 		family(f, "kvmwalk_collect_errors_total", "counter",
 		       "Reads of the BPF maps that failed (the previous values were served).");
 		put_u64(f, "kvmwalk_collect_errors_total", NULL, fa->collect_errors);
+		if (fa->proc)
+			put_process(f, fa->proc);
 	}
 
 	family(f, "kvmwalk_probe_info", "gauge",

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "procself.h"
 #include "record.h"
 
 enum prom_buckets {
@@ -41,6 +42,8 @@ struct prom_facts {
 	 */
 	const struct prom_prog *progs;
 	size_t nprogs;
+	/* the exporter's own process, for the process_* families; NULL: none served */
+	const struct kw_procself *proc;
 };
 
 struct prom_opts {

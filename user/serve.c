@@ -37,6 +37,7 @@
 #include "loader.h"
 #include "privs.h"
 #include "probe_opts.h"
+#include "procself.h"
 #include "prom.h"
 #include "commands.h"
 #include "serve_http.h"
@@ -295,6 +296,7 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 {
 	struct kw_recording r = {};
 	struct prom_opts po = { .buckets = o->buckets, .per_vm = o->per_vm, .facts = facts };
+	static struct kw_procself self;
 	double t0 = kw_mono_s();
 	size_t len;
 	char *text;
@@ -308,6 +310,7 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 	kw_recording_kvmstats_scope(&r, o->lo.pids, o->lo.npids, o->lo.nvms);
 	kw_kvmstats_sort(&r.kvmstats);
 	facts->collect_seconds = kw_mono_s() - t0;
+	facts->proc = kw_procself_read(&self) ? NULL : &self;
 	if (prom_render(&r, &po, &text, &len)) {
 		fprintf(stderr, "kvmwalk serve: out of memory rendering the metrics\n");
 		goto cleanup;

@@ -299,12 +299,19 @@ void test_prom(void)
 {
 	struct kw_recording a = {}, x = {};
 	struct prom_prog progs[] = { { "fx_walk", 100000000, 4000 }, { "fe_walk", 23456789, 242 } };
+	struct kw_procself self = { .cpu_seconds = 1.25,
+				    .start_time = 1699999999.75,
+				    .resident_bytes = 12582912,
+				    .virtual_bytes = 104857600,
+				    .open_fds = 17,
+				    .max_fds = 1024 };
 	struct prom_facts facts = { .version = "0.1-test",
 				    .start_time = 1700000000.5,
 				    .collect_seconds = 0.00125,
 				    .collect_errors = 0,
 				    .progs = progs,
-				    .nprogs = 2 };
+				    .nprogs = 2,
+				    .proc = &self };
 	struct prom_opts o = { .buckets = PROM_BUCKETS_LOG2, .facts = &facts };
 	char *log2 = NULL, *fine = NULL;
 	size_t llen, flen;
