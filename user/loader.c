@@ -322,6 +322,13 @@ void loader__meta(const struct loader *l, struct kw_meta *m)
 	}
 }
 
+const char *loader__libbpf_version(void)
+{
+	const char *v = libbpf_version_string();
+
+	return v[0] == 'v' ? v + 1 : v;
+}
+
 int loader__stats_start(struct loader *l, bool sysctl_ok)
 {
 	char old[8] = "";

@@ -57,6 +57,8 @@ int loader__attach(struct loader *l);
 /* Detaches everything and frees; accepts NULL. */
 void loader__destroy(struct loader *l);
 
+/* The libbpf kvmwalk runs with, as "1.1" (libbpf_version_string() without its 'v'). */
+const char *loader__libbpf_version(void);
 /* How each probe is attached. */
 const struct kw_plan *loader__get_plan(const struct loader *l);
 /*

@@ -214,14 +214,25 @@ static void put_process(FILE *f, const struct kw_procself *p)
 static void put_info(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 {
 	const struct prom_facts *fa = o->facts;
-	const char *version =
-		fa && fa->version && *fa->version ? fa->version : r->meta.tool_version;
+	const char *tool = fa && fa->version && *fa->version ? fa->version : r->meta.tool_version;
+	char version[64], revision[64] = "unknown";
+	const char *git = strstr(tool, " (git ");
 	int n = 0;
 
+	/* "0.2 (git 177fee1a2b3c-dirty)": version 0.2, revision the commit (the Makefile's KW_COMMIT) */
+	snprintf(version, sizeof(version), "%.*s", git ? (int)(git - tool) : (int)strlen(tool), tool);
+	if (git && strchr(git, ')'))
+		snprintf(revision, sizeof(revision), "%.*s", (int)(strchr(git, ')') - git - 6),
+			 git + 6);
 	family(f, "kvmwalk_build_info", "gauge",
-	       "Always 1; the labels say which kvmwalk this is and which arch it was built for.");
+	       "Always 1; the labels say which kvmwalk this is: its version, the git commit it was "
+	       "built from (revision, -dirty with uncommitted changes), the arch it was built for and "
+	       "the libbpf it runs with.");
 	put_u64(f, "kvmwalk_build_info",
-		(const char *const[]){ "version", version, "arch", rec_arch(r), NULL }, 1);
+		(const char *const[]){ "version", version, "revision", revision, "arch", rec_arch(r),
+				       fa && fa->libbpf_version ? "libbpf_version" : NULL,
+				       fa ? fa->libbpf_version : NULL, NULL },
+		1);
 	family(f, "kvmwalk_kernel_info", "gauge",
 	       "Always 1; the running kernel's release and KVM mode (vhe, nvhe, protected, tdp, "
 	       "...).");

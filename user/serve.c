@@ -328,7 +328,7 @@ cleanup:
 int serve_main(int argc, char **argv)
 {
 	struct serve_opts o = { .interval = 5 };
-	struct prom_facts facts = { .version = NULL };
+	struct prom_facts facts = { .libbpf_version = loader__libbpf_version() };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct serve_http *h = NULL;
 	struct textfile *tf = NULL;

@@ -305,7 +305,8 @@ void test_prom(void)
 				    .virtual_bytes = 104857600,
 				    .open_fds = 17,
 				    .max_fds = 1024 };
-	struct prom_facts facts = { .version = "0.1-test",
+	struct prom_facts facts = { .version = "0.1-test (git 0123456789ab-dirty)",
+				    .libbpf_version = "1.1",
 				    .start_time = 1700000000.5,
 				    .collect_seconds = 0.00125,
 				    .collect_errors = 0,
