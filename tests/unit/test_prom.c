@@ -52,6 +52,12 @@ static void fill_arm64(struct kw_recording *r)
 	}
 	f->calls = 520;
 	f->missed = 2;
+	/* 3 faults waited for mmu_lock, 20 us each, and one 1 ms behind a long unmap */
+	f = &r->funcs[KW_P_MMU_LOCK];
+	for (int i = 0; i < 3; i++)
+		kw_hist_add(&f->dur, 20000);
+	kw_hist_add(&f->dur, 1000000);
+	f->calls = 4;
 	f = &r->funcs[KW_P_S2_UNMAP];
 	for (int i = 0; i < 64; i++) {
 		kw_hist_add(&f->dur, 64 + i); /* straddles the first boundary, 63 ns */
@@ -367,6 +373,15 @@ void test_prom(void)
 		  2, "both in +Inf");
 	ASSERT_NEAR(sample(log2, "kvmwalk_duration_seconds_sum{function=\"kvm_vm_ioctl\"}"),
 		    40.00003, 1e-9, "40 s and 30 us");
+	/* the fault-side lock wait: its own histogram, not a function's duration */
+	ASSERT_EQ(sample(log2, "kvmwalk_mmu_lock_wait_seconds_count"), 4, "4 waits");
+	ASSERT_NEAR(sample(log2, "kvmwalk_mmu_lock_wait_seconds_sum"), 0.00106, 1e-12, "1.06 ms");
+	ASSERT_EQ(sample(log2, "kvmwalk_mmu_lock_wait_seconds_bucket{le=\"0.000032767\"}"), 3,
+		  "3 under 32 us");
+	ASSERT_TRUE(!strstr(log2, "kvmwalk_duration_seconds_count{function=\"mmu_lock_wait\"}"),
+		    "not a function's duration");
+	ASSERT_EQ(sample(log2, "kvmwalk_calls_total{function=\"mmu_lock_wait\"}"), 4,
+		  "counted with the probes");
 	/* the memslot families count the operations; the trigger families merge what differs
 	 * only by it */
 	ASSERT_EQ(sample(log2, "kvmwalk_memslot_ops_total{op=\"dirty_log_on\"}"), 1, "one enable");
