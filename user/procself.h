@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 struct kw_procself {
-	double cpu_seconds;	/* utime + stime */
-	double start_time;	/* Unix time the process started */
+	double cpu_seconds; /* utime + stime */
+	double start_time;  /* Unix time the process started */
 	uint64_t resident_bytes;
 	uint64_t virtual_bytes;
 	uint64_t open_fds;
