@@ -57,15 +57,7 @@ static error_t parse_record(int key, char *arg, struct argp_state *state)
 		a->workload = arg;
 		return 0;
 	case OPT_CHECKPOINT:
-		if (!strcmp(arg, "0")) {
-			a->checkpoint = 0;
-			return 0;
-		}
-		if (kw_secs_parse(arg, 1, 86400, &a->checkpoint))
-			argp_error(state,
-				   "--checkpoint must be 0 (none) or a number of seconds from 1 to "
-				   "86400, not '%s'",
-				   arg);
+		a->checkpoint = cmd_parse_secs(arg, state, "--checkpoint", 1, 86400, true);
 		return 0;
 	case ARGP_KEY_END:
 		if (a->workload && !a->c.ncmd)
