@@ -21,10 +21,6 @@
 
 #define FIXTURE "fixtures/timeline/split-7.3-vhe.json"
 
-void kw_test_recording_fixture(struct kw_recording *r);
-
-typedef int (*printer)(FILE *f, const struct kw_recording *r);
-
 static int text(FILE *f, const struct kw_recording *r)
 {
 	return kw_timeline_text(f, r, "split-7.3-vhe.json");
@@ -33,33 +29,6 @@ static int text(FILE *f, const struct kw_recording *r)
 static int svg(FILE *f, const struct kw_recording *r)
 {
 	return kw_timeline_svg(f, r, "split-7.3-vhe.json");
-}
-
-static char *print(const struct kw_recording *r, printer fn, size_t *len)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-
-	if (!f)
-		return NULL;
-	if (fn(f, r)) {
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-static bool golden(const struct kw_recording *r, printer fn, const char *name, size_t width)
-{
-	size_t len = 0;
-	char *buf = print(r, fn, &len);
-	bool ok = ASSERT_TRUE(buf, name) && ASSERT_GOLDEN(buf, len, name);
-
-	ok = ok && (!width || ASSERT_TRUE(kw_test_fits(buf, width), name));
-	free(buf);
-	return ok;
 }
 
 /* Every member of the intervals sums to the recording's total: nothing lost between reads. */
@@ -157,7 +126,7 @@ static void old_intervals(void)
 	ASSERT_NEAR(row.len, 0.5, 1e-9, "length from the t differences");
 	ASSERT_NEAR(row.v[KW_TL_WALKS], 5402, 0, "walks");
 	ASSERT_TRUE(isnan(row.v[KW_TL_FLUSHES]) && isnan(row.v[KW_TL_WALK_NS]), "not measured");
-	buf = print(&r, text, &len);
+	buf = kw_test_print(&r, text, &len);
 	if (ASSERT_TRUE(buf, "old text"))
 		ASSERT_TRUE(strstr(buf, "\n~11:36:55      1.00  10,804       0       -       -"
 					"       -         -\n") &&
@@ -264,8 +233,8 @@ static void tails_p99(void)
 	ASSERT_TRUE(in_bucket(row[1].p99[KW_TL_P99_INVAL], 200000), "second: 200 us");
 	for (int c = 0; c < KW_TL_NR_TAIL; c++)
 		ASSERT_TRUE(isnan(row[2].p99[c]), "third: nothing");
-	golden(&back, text, "timeline-tails.txt", 80);
-	golden(&back, kw_timeline_csv, "timeline-tails.csv", 0);
+	ASSERT_PRINTS(&back, text, "timeline-tails.txt", 80);
+	ASSERT_PRINTS(&back, kw_timeline_csv, "timeline-tails.csv", 0);
 out:
 	free(buf);
 	kw_recording_free(&back);
@@ -332,7 +301,7 @@ static void wall_clock(void)
 	kw_timeline_row(&r, 0, &row);
 	ASSERT_TRUE(row.utc_exact, "exact with start_realtime_ns");
 	ASSERT_NEAR(row.utc, 1796287326.5 + r.intervals[0].t, 1e-6, "start + t");
-	buf = print(&r, text, &len);
+	buf = kw_test_print(&r, text, &len);
 	if (ASSERT_TRUE(buf, "text")) {
 		ASSERT_TRUE(kw_test_fits(buf, 80), "80 columns");
 		ASSERT_TRUE(strstr(buf, "\nUTC             t s walks/s split/s flush/s empty/s  dlog/s "
@@ -345,7 +314,7 @@ static void wall_clock(void)
 		ASSERT_TRUE(strstr(buf, "UTC (the first: 2026-12-03)"), "the date in the header");
 	}
 	free(buf);
-	buf = print(&r, kw_timeline_csv, &len);
+	buf = kw_test_print(&r, kw_timeline_csv, &len);
 	ASSERT_TRUE(buf && strstr(buf, "\n1.02056189,1.02056189,2026-12-03T08:42:07.520Z,true,"),
 		    "CSV: the ISO time, to the ms");
 	free(buf);
@@ -365,7 +334,7 @@ static void wall_clock(void)
 	/* neither start_realtime_ns nor a readable started: not known */
 	r.meta.start_realtime_ns = 0;
 	r.meta.started[0] = 0;
-	buf = print(&r, text, &len);
+	buf = kw_test_print(&r, text, &len);
 	ASSERT_TRUE(buf && strstr(buf, "\n-              1.02 "), "not known: -");
 	free(buf);
 	kw_recording_free(&r);
@@ -382,9 +351,9 @@ void test_timeline(void)
 		return;
 	ASSERT_EQ(r.nintervals, 3, "intervals of the fixture");
 	sums(&r);
-	golden(&r, text, "timeline-split.txt", 80);
-	golden(&r, kw_timeline_csv, "timeline-split.csv", 0);
-	golden(&r, svg, "timeline-split.svg", 0);
+	ASSERT_PRINTS(&r, text, "timeline-split.txt", 80);
+	ASSERT_PRINTS(&r, kw_timeline_csv, "timeline-split.csv", 0);
+	ASSERT_PRINTS(&r, svg, "timeline-split.svg", 0);
 	readable(&r, "split-7.3-vhe.json");
 
 	/* written and read back, the intervals are the same, byte for byte */
