@@ -275,8 +275,8 @@ static void text_header(FILE *f, const struct kw_recording *r, const char *name,
 			   "  %-10s it had no such call\n",
 			"", "");
 	else
-		fprintf(f, "  %-10s - in every interval: recorded before 7 December 2026, they\n"
-			   "  %-10s keep no histograms; all: the whole recording's\n",
+		fprintf(f, "  %-10s - in every interval: an older kvmwalk recorded it, whose\n"
+			   "  %-10s intervals keep no histograms; all: the whole recording's\n",
 			"", "");
 	fprintf(f, "  %-10s the whole recording: its totals per second, its durations\n", "all");
 	if (dash)
