@@ -6,8 +6,8 @@
 # the probes the cheap set leaves out attach again.
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 mkdir tf && chown 65534:65534 tf && chmod 755 tf
-url=http://127.0.0.1:9464
-kvmwalk serve --listen 127.0.0.1:9464 --interval 1 --user 65534:65534 \
+url=http://127.0.0.1:19464
+kvmwalk serve --listen 127.0.0.1:19464 --interval 1 --user 65534:65534 \
 	--textfile "$PWD/tf/kvmwalk.prom" 2>serve.log &
 pid=$!
 i=0
