@@ -454,6 +454,11 @@ soak: setup
 # - test-serve: serve on loopback: privileges, exposition, textfile;
 # - test-serve-abuse: malformed and oversized requests, a slow client, connection floods while a
 #   well-behaved client scrapes;
+# - test-serve-load (~25 s): 500 idle connections from 50 addresses and wrk's flood for 20 s while
+#   a client scrapes every 0.5 s: no scrape fails, the log stays at a few lines;
+# - test-serve-tls (~15 s): --web.config.file: the static build refuses TLS and does basic auth;
+#   the shared build (STATIC=0, made here too) with curl over TLS (passwords, TLS versions,
+#   client certificates) and a real Prometheus scraping it over https with basic auth;
 # - test-top (~10 s): top in a tmux terminal, its keys sent and its screens read back, the
 #   terminal's settings restored after q, Ctrl-C and SIGTERM; its lines without a terminal;
 # - test-tracefs (~5 s): the tracepoint fallback with tracefs unmounted, mountable or not, in a
@@ -465,6 +470,7 @@ HOST_TESTS := $(sort $(wildcard tests/host/test-*))
 .PHONY: servecheck
 servecheck: setup
 	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) build/$(HOST_ARCH)/kvmwalk build/$(HOST_ARCH)/kvmwalk-load
+	$(Q)$(MAKE) -s ARCH=$(HOST_ARCH) STATIC=0 build/$(HOST_ARCH)-dynamic/kvmwalk
 	$(Q)mkdir -p $(HOSTOUT)
 	$(Q)if [ "$$(id -u)" != 0 ]; then echo "servecheck: skipped (needs root)"; else \
 		for t in $(HOST_TESTS); do \

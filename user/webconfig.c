@@ -69,6 +69,12 @@ static int parse_tls(yaml_document_t *doc, yaml_node_t *map, const char *dir,
 
 		if (!k)
 			return fail(err, errlen, kn, "a key of tls_server_config is not a string");
+		if (strcmp(k, "cert_file") && strcmp(k, "key_file") && strcmp(k, "client_ca_file") &&
+		    strcmp(k, "client_auth_type") && strcmp(k, "min_version"))
+			return fail(err, errlen, kn,
+				    "tls_server_config.%s is not supported by kvmwalk (cert_file, "
+				    "key_file, client_ca_file, client_auth_type, min_version)",
+				    k);
 		if (!v)
 			return fail(err, errlen, vn, "tls_server_config.%s takes a string", k);
 		if (!strcmp(k, "cert_file"))
@@ -89,11 +95,7 @@ static int parse_tls(yaml_document_t *doc, yaml_node_t *map, const char *dir,
 					    "min_version is TLS12 or TLS13, not '%s' (TLS 1.0 and 1.1 "
 					    "are not offered)",
 					    v);
-		} else
-			return fail(err, errlen, kn,
-				    "tls_server_config.%s is not supported by kvmwalk (cert_file, "
-				    "key_file, client_ca_file, client_auth_type, min_version)",
-				    k);
+		}
 		if (dst && (!*v || !(*dst = resolve(dir, v))))
 			return fail(err, errlen, vn, "tls_server_config.%s: an empty path", k);
 	}
