@@ -96,6 +96,8 @@ static int parse_tls(yaml_document_t *doc, yaml_node_t *map, const char *dir,
 					    "are not offered)",
 					    v);
 		}
+		if (dst && *dst)
+			return fail(err, errlen, kn, "tls_server_config.%s given twice", k);
 		if (dst && (!*v || !(*dst = resolve(dir, v))))
 			return fail(err, errlen, vn, "tls_server_config.%s: an empty path", k);
 	}

@@ -106,6 +106,8 @@ bool test_webconfig(void)
 	if (!refused("tls_server_config:\n  cert_file: a\n  key_file: b\n  cipher_suites: [x]\n",
 		     "line 4: tls_server_config.cipher_suites is not supported by kvmwalk "
 		     "(cert_file, key_file, client_ca_file, client_auth_type, min_version)") ||
+	    !refused("tls_server_config:\n  cert_file: a\n  key_file: b\n  key_file: c\n",
+		     "line 4: tls_server_config.key_file given twice") ||
 	    !refused("tls_server_config:\n  cert_file: a\n",
 		     "line 2: tls_server_config needs cert_file and key_file") ||
 	    !refused("tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS10\n",
