@@ -12,8 +12,8 @@
 #             4 KiB pages: half the emulated host's memory), so that the patched kernel's walks
 #             over the populated range, and the reschedule points between them, are seen;
 #   qemu-     a real QEMU (Debian's, from the initramfs: case.conf needs="qemu") started and
-#             quit: its two scratch VMs of the host's largest IPA size (QEMU probes the host's
-#             limits with them) and its real VM (40 bits for a 128 MiB virt machine) are torn
+#             quit: its scratch VMs of the host's largest IPA size (QEMU probes the host's
+#             limits with them: one with -cpu host, two with -cpu max) and its real VM (40 bits for a 128 MiB virt machine) are torn
 #             down. -S: the vCPU never runs, so no VM maps anything; stdin holds "quit" for the
 #             monitor, which QEMU reads once it is up: the command's wall time is start to quit.
 # A round is three runs of each: with every probe (--count kvm_s2_put_page, the entries and
