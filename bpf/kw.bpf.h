@@ -415,6 +415,9 @@ static __always_inline void kw_trig_defer(__u32 probe, struct kw_task *t, __u64 
 	t->trig_mask |= 1U << p;
 }
 
+/* A task's pending walk row is added once it holds this much walk time (pgtable.bpf.c). */
+#define KW_CB_FOLD_NS (10 * 1000 * 1000ULL)
+
 /* Adds the walk-callback row pending in @t (struct kw_task.cb_key) to kw_walk_cbs. */
 static __always_inline void kw_cb_fold(struct kw_task *t)
 {

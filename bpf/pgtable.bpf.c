@@ -116,6 +116,13 @@ static __always_inline void walk_exit(long ret)
 		t->cb_val.calls++;
 		t->cb_val.ns += ns;
 		t->cb_val.bytes += t->walk_size[d];
+		/*
+		 * A run of one key can last minutes (a 52-bit teardown: 4 million walks, 40 s under
+		 * emulation): folded every KW_CB_FOLD_NS of walk time, so that each interval of
+		 * record --interval gets its own share instead of the whole run at its end.
+		 */
+		if (t->cb_val.ns >= KW_CB_FOLD_NS)
+			kw_cb_fold(t);
 		kw_task_put(t);
 		return;
 	}
