@@ -133,6 +133,12 @@ $(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name kvmwalk_bpf > $@
 
+# The sampled mode (--sample) is an object of its own: it shares no map with the probes.
+$(OUT)/sample.skel.h: $(OUT)/bpf/sample.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name kw_sample_bpf > $@
+$(OUT)/sampler.o: $(OUT)/sample.skel.h
+
 $(OUT)/loader.o $(OUT)/loader_load.o $(OUT)/loader_attach.o $(OUT)/loader_state.o $(OUT)/collect.o \
 	$(OUT)/events.o: $(OUT)/kvmwalk.skel.h
 
@@ -167,7 +173,7 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 # is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/loader_load.c user/loader_attach.c \
 	user/collect.c user/events.c user/serve.c user/serve_http.c user/probes_cmd.c \
-	user/record_cmd.c user/top_cmd.c user/loader_state.c \
+	user/record_cmd.c user/top_cmd.c user/loader_state.c user/sampler.c \
 	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

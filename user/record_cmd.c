@@ -29,6 +29,7 @@
 #include "outfile.h"
 #include "probe_opts.h"
 #include "record.h"
+#include "sampler.h"
 #include "runs.h"
 #include "workload.h"
 
@@ -443,7 +444,7 @@ static void sleep_ms(int ms)
 int record_main(int argc, char **argv)
 {
 	struct record_args a = {
-		.c = { .out = "kvmwalk.json", .of = { .dirfd = -1 }, .lo = { .none_ok = true } },
+		.c = { .out = "kvmwalk.json", .of = { .dirfd = -1 }, .lo = { .none_ok = true, .sample_ok = true } },
 		.checkpoint = KW_CHECKPOINT_S,
 	};
 	a.c.takes_cmd = true;
@@ -456,6 +457,7 @@ int record_main(int argc, char **argv)
 	struct tee tee = { .fd = -1 };
 	size_t nivs = 0;
 	struct loader *l = NULL;
+	struct sampler *smp = NULL;
 	pid_t child = 0;
 	int code, status = 0, ret = 0, pfd[2] = { -1, -1 };
 	double start, next_iv, start_real;
@@ -484,6 +486,14 @@ int record_main(int argc, char **argv)
 		if (loader__stats_start(l))
 			fprintf(stderr,
 				"kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
+	}
+	if (cc->lo.sample_hz) {
+		smp = sampler__open(cc->lo.sample_hz, true, cc->lo.verbose, &code);
+		if (!smp) {
+			loader__destroy(l);
+			kw_outfile_close(&cc->of);
+			return code;
+		}
 	}
 
 	/* after attaching: the probes see all that KVM's statistics count from here to the end */
@@ -599,6 +609,7 @@ int record_main(int argc, char **argv)
 		}
 		kw_kvmstats_tick(&ksr, &ks, t - start);
 		/* wakes at each new process (its name) and, with --vm, exec; or at SIGCHLD */
+		sampler__poll(smp);
 		if (l)
 			loader__poll(l, 20);
 		else
@@ -617,6 +628,8 @@ int record_main(int argc, char **argv)
 	kw_kvmstats_sort(&r.kvmstats);
 	if (!l)
 		plan_none(&r);
+	if (smp && sampler__collect(smp, &r))
+		fprintf(stderr, "kvmwalk: the sampled section could not be read whole\n");
 	if (end_ns > fork_ns && fork_ns)
 		r.meta.wall_ns = end_ns - fork_ns;
 	if (l && cc->interval) {
@@ -632,6 +645,8 @@ int record_main(int argc, char **argv)
 	/* Detach before writing: nothing stays attached even if the write is slow. */
 	loader__destroy(l);
 	l = NULL;
+	sampler__destroy(smp);
+	smp = NULL;
 	if (child == -1) {
 		r.meta.exit_status = WIFEXITED(status)	   ? WEXITSTATUS(status)
 				     : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
@@ -680,6 +695,7 @@ cleanup:
 		if (pfd[i] >= 0)
 			close(pfd[i]);
 	loader__destroy(l);
+	sampler__destroy(smp);
 	kw_outfile_close(&cc->of);
 	kw_recording_free(&r);
 	kw_recording_free(&snap);
