@@ -40,13 +40,14 @@ static const struct argp_option options[] = {
 		 "as off" },
 	{ .name = "probes", .key = OPT_PROBE, .flags = OPTION_ALIAS },
 	{ .name = "sample", .key = OPT_SAMPLE, .arg = "HZ", .flags = OPTION_ARG_OPTIONAL,
-	  .doc = "record only: also the sampled mode, at a fixed cost whatever KVM does: a "
+	  .doc = "record and serve: also the sampled mode, at a fixed cost whatever KVM does: a "
 		 "software CPU clock at HZ samples per second on every online CPU (default 49, "
 		 "1 to 999) whose kernel stack a BPF program classifies in the kernel: which "
 		 "walker, flush, zap or fault function (the innermost on the stack) under which "
 		 "trigger (ioctl, notifier, fault, teardown, nested unmap), per process. The "
 		 "recording's sampled section estimates each one's CPU time as samples / HZ, "
-		 "+- 1.96 sqrt(samples) / HZ (95 %). It samples every process: --pid and --vm "
+		 "+- 1.96 sqrt(samples) / HZ (95 %); serve exports it as "
+		 "kvmwalk_sampled_cpu_seconds_total. It samples every process: --pid and --vm "
 		 "filter only the probes" },
 	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
 	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
@@ -141,11 +142,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		/* argp_error() returns under ARGP_NO_EXIT (the unit tests): an error then */
 		if (lo->sample_hz && !lo->sample_ok) {
-			argp_error(state, "--sample and --probe sampled: only record takes them");
+			argp_error(state, "--sample: only record and serve take it");
 			return EINVAL;
 		}
 		if (lo->set != KW_SET_NONE)
 			break;
+		if (!lo->none_ok && lo->sample_hz) {
+			argp_error(state, "--probe sampled: only record takes it (serve --sample adds "
+					  "the sampled mode to the probes)");
+			return EINVAL;
+		}
 		if (!lo->none_ok) {
 			argp_error(state, "--probe none attaches nothing: only record takes it (the "
 					  "command's wall time and the host, without BPF)");

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "test.h"
+#include "prom_sampled.h"
 #include "record.h"
 #include "sample_funcs.h"
 #include "sampled_view.h"
@@ -258,10 +259,35 @@ out:
 	free(b);
 }
 
+/* serve --sample's families: one series per (what, trigger), or per process with --per-vm */
+static void prom(void)
+{
+	struct kw_recording r = {};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fill(&r);
+	f = open_memstream(&buf, &len);
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		goto out;
+	fputs("# without --per-vm\n", f);
+	ASSERT_EQ(prom_put_sampled(f, &r, false), 0, "merged");
+	fputs("# with --per-vm\n", f);
+	ASSERT_EQ(prom_put_sampled(f, &r, true), 0, "per process");
+	fclose(f);
+	/* prom-*.txt: tests/prom/check-names reads the families the rules may use from these */
+	ASSERT_GOLDEN(buf, len, "prom-sampled.txt");
+out:
+	free(buf);
+	kw_recording_free(&r);
+}
+
 void test_sampled(void)
 {
 	table();
 	full_table();
 	estimate();
 	section();
+	prom();
 }
