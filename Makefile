@@ -254,9 +254,10 @@ ab: setup
 
 # The BPF programs of both arches are read-only observers (docs/safety.md).
 safety: setup
-	$(Q)$(MAKE) -s ARCH=x86 build/x86/kvmwalk.bpf.o
-	$(Q)$(MAKE) -s ARCH=arm64 build/arm64/kvmwalk.bpf.o
-	$(Q)tests/safety/check-readonly build/x86/kvmwalk.bpf.o build/arm64/kvmwalk.bpf.o
+	$(Q)$(MAKE) -s ARCH=x86 build/x86/kvmwalk.bpf.o build/x86/bpf/sample.bpf.o
+	$(Q)$(MAKE) -s ARCH=arm64 build/arm64/kvmwalk.bpf.o build/arm64/bpf/sample.bpf.o
+	$(Q)tests/safety/check-readonly build/x86/kvmwalk.bpf.o build/arm64/kvmwalk.bpf.o \
+		build/x86/bpf/sample.bpf.o build/arm64/bpf/sample.bpf.o
 
 demo: setup
 	$(Q)scripts/demo
