@@ -301,7 +301,8 @@ BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/empty.c user/benc
 	user/bench/userspace.c user/stats.c user/hist.c user/probes.c user/record.c user/outfile.c user/report.c \
 	user/findings.c user/prom.c user/timeline.c user/svg.c user/userfn.c user/counters.c user/fmt.c \
 	user/userfn_opts.c user/ioctls.c user/kvmstats.c user/kvmstats_view.c user/workload.c user/runs.c \
-	user/conditions.c user/vmm.c user/report_conditions.c
+	user/conditions.c user/vmm.c user/report_conditions.c user/sampled.c user/sampled_view.c \
+	user/prom_sampled.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o
