@@ -45,14 +45,16 @@ bool cmd_args_only(void)
 	return true;
 }
 
-static double parse_secs(const char *arg, struct argp_state *state, const char *what, double min,
-			 double max)
+double cmd_parse_secs(const char *arg, struct argp_state *state, const char *what, double min,
+		      double max, bool zero_off)
 {
 	double v = 0;
 
+	if (zero_off && !strcmp(arg, "0"))
+		return 0;
 	if (kw_secs_parse(arg, min, max, &v))
-		argp_error(state, "%s must be a number of seconds from %g to %.0f, not '%s'", what,
-			   min, max, arg);
+		argp_error(state, "%s must be %sa number of seconds from %g to %.0f, not '%s'", what,
+			   zero_off ? "0 (none) or " : "", min, max, arg);
 	return v;
 }
 
@@ -95,11 +97,11 @@ error_t cmd_parse_common(int key, char *arg, struct argp_state *state)
 		c->out = arg;
 		break;
 	case 'd':
-		c->duration = parse_secs(arg, state, "--duration", 0.001, 31 * 86400);
+		c->duration = cmd_parse_secs(arg, state, "--duration", 0.001, 31 * 86400, false);
 		break;
 	case 'i':
 	case OPT_INTERVAL:
-		c->interval = parse_secs(arg, state, "--interval", 0.01, 86400);
+		c->interval = cmd_parse_secs(arg, state, "--interval", 0.01, 86400, false);
 		break;
 	case OPT_ONCE:
 		c->once = true;

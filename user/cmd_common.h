@@ -50,6 +50,13 @@ struct cmd_common {
 error_t cmd_parse_common(int key, char *arg, struct argp_state *state);
 
 /*
+ * An option's seconds, min to max (a usage error naming what otherwise); with zero_off, "0" is
+ * 0 too: the option's off.
+ */
+double cmd_parse_secs(const char *arg, struct argp_state *state, const char *what, double min,
+		      double max, bool zero_off);
+
+/*
  * SIGINT, SIGTERM and SIGHUP end a recording or top: after cmd_install_signals(), the handler
  * only stores the signal in cmd_got_signal (0 until one comes).
  */

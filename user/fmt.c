@@ -175,14 +175,14 @@ const char *kw_fmt_tick(char *buf, size_t len, double v, enum kw_unit u)
 	return buf;
 }
 
-void kw_fmt_wrap(FILE *f, int indent, int col, const char *text)
+void kw_fmt_wrap_width(FILE *f, int last, int indent, int col, const char *text)
 {
-	const int width = 78 - indent;
+	const int width = last - indent;
 
 	while (*text) {
 		int n = strcspn(text, " ");
 
-		if (col > indent && col + n + 1 > 78) {
+		if (col > indent && col + n + 1 > last) {
 			fprintf(f, "\n%*s", indent, "");
 			col = indent;
 		}
@@ -194,4 +194,9 @@ void kw_fmt_wrap(FILE *f, int indent, int col, const char *text)
 			text++;
 	}
 	fputc('\n', f);
+}
+
+void kw_fmt_wrap(FILE *f, int indent, int col, const char *text)
+{
+	kw_fmt_wrap_width(f, 78, indent, col, text);
 }

@@ -63,9 +63,11 @@ const char *kw_fmt_seconds_exact(char *buf, size_t len, __u64 ns);
 #define KW_NS(n) kw_fmt_ns((char[KW_FMT_LEN]){ 0 }, KW_FMT_LEN, (n))
 
 /*
- * Words of text, the cursor at column col, continued lines at column indent, wrapped before
- * column 79 (a word longer than a line is cut), then a newline.
+ * Words of text, the cursor at column col, continued lines at column indent, no line longer
+ * than last columns (a word longer than a line is cut), then a newline.
  */
+void kw_fmt_wrap_width(FILE *f, int last, int indent, int col, const char *text);
+/* The same, lines of at most 78 columns: report's width. */
 void kw_fmt_wrap(FILE *f, int indent, int col, const char *text);
 
 #endif /* KW_FMT_H */

@@ -322,7 +322,14 @@ void loader__meta(const struct loader *l, struct kw_meta *m)
 	}
 }
 
-int loader__stats_start(struct loader *l)
+const char *loader__libbpf_version(void)
+{
+	const char *v = libbpf_version_string();
+
+	return v[0] == 'v' ? v + 1 : v;
+}
+
+int loader__stats_start(struct loader *l, bool sysctl_ok)
 {
 	char old[8] = "";
 	int fd;
@@ -330,6 +337,8 @@ int loader__stats_start(struct loader *l)
 	l->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (l->stats_fd >= 0)
 		return 0;
+	if (!sysctl_ok)
+		return -EOPNOTSUPP;
 	/* Kernels without BPF_ENABLE_STATS: flip the sysctl and put it back on destroy. */
 	kw_read_line("/proc/sys/kernel/bpf_stats_enabled", old, sizeof(old));
 	if (!old[0])

@@ -57,10 +57,18 @@ int loader__attach(struct loader *l);
 /* Detaches everything and frees; accepts NULL. */
 void loader__destroy(struct loader *l);
 
+/* The libbpf kvmwalk runs with, as "1.1" (libbpf_version_string() without its 'v'). */
+const char *loader__libbpf_version(void);
 /* How each probe is attached. */
 const struct kw_plan *loader__get_plan(const struct loader *l);
-/* Turns BPF run-time statistics on for as long as the loader lives (restored on destroy). */
-int loader__stats_start(struct loader *l);
+/*
+ * Turns BPF run-time statistics on for as long as the loader lives. They time every BPF program
+ * of the host, not only ours (one static key in the kernel). BPF_ENABLE_STATS (5.8+) ties them to
+ * an fd the kernel drops when the process ends, even by SIGKILL; on older kernels, with
+ * sysctl_ok, the kernel.bpf_stats_enabled sysctl is flipped instead and restored on destroy
+ * (a SIGKILL leaves it on). Returns 0, -EOPNOTSUPP (no BPF_ENABLE_STATS and !sysctl_ok) or -errno.
+ */
+int loader__stats_start(struct loader *l, bool sysctl_ok);
 /* Reads every map into r (which it resets), with the attach plan and the probes' cost. */
 int loader__collect(struct loader *l, struct kw_recording *r);
 /*

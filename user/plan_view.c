@@ -8,37 +8,13 @@
 
 #include <jansson.h>
 
+#include "fmt.h"
 #include "plan_view.h"
 #include "probes.h"
 
 #define NAME_W 40
 #define MECH_W 15
 #define WIDTH 80
-
-/*
- * Words of text, the cursor at column col, continued lines at column indent, within WIDTH
- * columns; a word longer than a line is cut.
- */
-static void wrap(FILE *f, int indent, int col, const char *text)
-{
-	const int width = WIDTH - 1 - indent;
-
-	while (*text) {
-		int n = strcspn(text, " ");
-
-		if (col > indent && col + n + 1 > WIDTH - 1) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		}
-		if (n > width)
-			n = width;
-		col += fprintf(f, "%s%.*s", col > indent ? " " : "", n, text);
-		text += n;
-		while (*text == ' ')
-			text++;
-	}
-	fputc('\n', f);
-}
 
 /* The distinct reasons of the rows, in the order of their first row: numbered from 1. */
 struct notes {
@@ -165,7 +141,7 @@ static void verdict(FILE *f, const struct kw_plan *plan, const char *arch, struc
 		SAY("; %d off", off);
 	if (!unavail) {
 		SAY("; every probe asked for attaches.");
-		wrap(f, 2, 0, text);
+		kw_fmt_wrap_width(f, WIDTH - 1, 2, 0, text);
 		return;
 	}
 	SAY("; %d cannot:", unavail);
@@ -194,7 +170,7 @@ static void verdict(FILE *f, const struct kw_plan *plan, const char *arch, struc
 		SAY(".");
 	}
 #undef SAY
-	wrap(f, 2, 0, text);
+	kw_fmt_wrap_width(f, WIDTH - 1, 2, 0, text);
 }
 
 static int print_text(FILE *f, const struct kw_plan *plan, const char *arch)
@@ -226,7 +202,7 @@ static int print_text(FILE *f, const struct kw_plan *plan, const char *arch)
 		int w = snprintf(ref, sizeof(ref), "[%d] ", k + 1);
 
 		fputs(ref, f);
-		wrap(f, w, w, ns.reason[k]);
+		kw_fmt_wrap_width(f, WIDTH - 1, w, w, ns.reason[k]);
 	}
 	fputc('\n', f);
 	verdict(f, plan, arch, &ns);

@@ -290,8 +290,10 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
  *     would be the trigger label ioctl="KVM_RUN" of walks a vCPU ioctl makes outside a fault.
  *   - guest_fault: one timed call per vCPU fault. Walks and fast faults inside a fault then
  *     count under trigger="other", not "vcpu_fault"; their calls, time and visits are whole.
- *   - mmu_lock_wait: raw tracepoints on every contended lock of the kernel; nothing exports it
- *     yet (the dashboard's mmu_lock panel is text), and it counts only inside guest_fault.
+ *   - mmu_lock_wait: raw tracepoints on every contended lock of the kernel, and it counts only
+ *     inside guest_fault (kw_probe_sel_parse() selects both). Its family,
+ *     kvmwalk_mmu_lock_wait_seconds, feeds the mmu_lock panels only, which say they need
+ *     `serve --probe cheap,mmu_lock_wait`.
  *   - tdp_iter_next: one task-storage lookup per iterator step of every TDP MMU walk, faults
  *     included; it feeds kvmwalk_zap_4k_visits_total and kvmwalk_zap_yields_total only, which
  *     no panel or rule reads (the empty-zap signal they show is
@@ -490,6 +492,15 @@ int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, si
 	if (!nsets)
 		m.set = m.probes ? KW_SET_LIST : KW_SET_NONE;
 	m.cheap = m.set == KW_SET_CHEAP;
+	/*
+	 * mmu_lock_wait counts a wait only inside a vCPU fault, whose entry names the VM's lock
+	 * (trigger.bpf.c fault_enter()): alone it would attach and count nothing. Selecting it
+	 * selects guest_fault, and requires it when it is required itself.
+	 */
+	if (m.probes & KW_PROBE_BIT(KW_P_MMU_LOCK))
+		m.probes |= KW_PROBE_BIT(KW_P_GUEST_FAULT);
+	if (m.named & KW_PROBE_BIT(KW_P_MMU_LOCK))
+		m.named |= KW_PROBE_BIT(KW_P_GUEST_FAULT);
 	*sel = m;
 	return 0;
 }

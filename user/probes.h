@@ -120,7 +120,8 @@ struct kw_probe_sel {
 };
 
 /*
- * --probe LIST: comma-separated probe names and set names into *sel. Returns 0, or -EINVAL with
+ * --probe LIST: comma-separated probe names and set names into *sel; mmu_lock_wait brings
+ * guest_fault with it (it counts only inside a vCPU fault). Returns 0, or -EINVAL with
  * the unknown name, or none beside another name, in a one-line message in err (*sel unchanged).
  */
 int kw_probe_sel_parse(const char *list, struct kw_probe_sel *sel, char *err, size_t errlen);

@@ -190,17 +190,50 @@ static bool exported(const struct kw_recording *r, int p)
 
 /* ---- families ------------------------------------------------------------------------------- */
 
+/*
+ * The process_* families of the Prometheus client libraries (their names, types and units), so
+ * the exporter's own CPU, memory and descriptors are read as every other exporter's are.
+ */
+static void put_process(FILE *f, const struct kw_procself *p)
+{
+	family(f, "process_cpu_seconds_total", "counter",
+	       "Total user and system CPU time spent in seconds.");
+	put_double(f, "process_cpu_seconds_total", NULL, p->cpu_seconds);
+	family(f, "process_open_fds", "gauge", "Number of open file descriptors.");
+	put_u64(f, "process_open_fds", NULL, p->open_fds);
+	family(f, "process_max_fds", "gauge", "Maximum number of open file descriptors.");
+	put_u64(f, "process_max_fds", NULL, p->max_fds);
+	family(f, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.");
+	put_u64(f, "process_virtual_memory_bytes", NULL, p->virtual_bytes);
+	family(f, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
+	put_u64(f, "process_resident_memory_bytes", NULL, p->resident_bytes);
+	family(f, "process_start_time_seconds", "gauge",
+	       "Start time of the process since unix epoch in seconds.");
+	put_double(f, "process_start_time_seconds", NULL, p->start_time);
+}
+
 static void put_info(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 {
 	const struct prom_facts *fa = o->facts;
-	const char *version =
-		fa && fa->version && *fa->version ? fa->version : r->meta.tool_version;
+	const char *tool = fa && fa->version && *fa->version ? fa->version : r->meta.tool_version;
+	char version[64], revision[64] = "unknown";
+	const char *git = strstr(tool, " (git ");
 	int n = 0;
 
+	/* "0.2 (git 177fee1a2b3c-dirty)": version 0.2, revision the commit (the Makefile's KW_COMMIT) */
+	snprintf(version, sizeof(version), "%.*s", git ? (int)(git - tool) : (int)strlen(tool), tool);
+	if (git && strchr(git, ')'))
+		snprintf(revision, sizeof(revision), "%.*s", (int)(strchr(git, ')') - git - 6),
+			 git + 6);
 	family(f, "kvmwalk_build_info", "gauge",
-	       "Always 1; the labels say which kvmwalk this is and which arch it was built for.");
+	       "Always 1; the labels say which kvmwalk this is: its version, the git commit it was "
+	       "built from (revision, -dirty with uncommitted changes), the arch it was built for and "
+	       "the libbpf it runs with.");
 	put_u64(f, "kvmwalk_build_info",
-		(const char *const[]){ "version", version, "arch", rec_arch(r), NULL }, 1);
+		(const char *const[]){ "version", version, "revision", revision, "arch", rec_arch(r),
+				       fa && fa->libbpf_version ? "libbpf_version" : NULL,
+				       fa ? fa->libbpf_version : NULL, NULL },
+		1);
 	family(f, "kvmwalk_kernel_info", "gauge",
 	       "Always 1; the running kernel's release and KVM mode (vhe, nvhe, protected, tdp, "
 	       "...).");
@@ -218,6 +251,8 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 		family(f, "kvmwalk_collect_errors_total", "counter",
 		       "Reads of the BPF maps that failed (the previous values were served).");
 		put_u64(f, "kvmwalk_collect_errors_total", NULL, fa->collect_errors);
+		if (fa->proc)
+			put_process(f, fa->proc);
 	}
 
 	family(f, "kvmwalk_probe_info", "gauge",
@@ -277,10 +312,25 @@ static void put_funcs(FILE *f, const struct kw_recording *r, const struct prom_o
 	       "Time from entry to return of each probed function, inclusive of nested probed "
 	       "calls.");
 	for (int p = 0; p < KW_NR_PROBES; p++)
-		if (exported(r, p) && kw_probes[p].timed)
+		if (exported(r, p) && kw_probes[p].timed && p != KW_P_MMU_LOCK)
 			put_hist(f, "kvmwalk_duration_seconds",
 				 (const char *const[]){ "function", kw_probes[p].name, NULL },
 				 &r->funcs[p].dur, UNIT_NS, o->buckets);
+
+	/*
+	 * A wait is no function's entry to return: its own family (put_hist's buckets, as every
+	 * timing), where the dashboard's panel and the README look for it. Its count, missed exits
+	 * and lost runs stay in the per-function families above, under function="mmu_lock_wait".
+	 */
+	if (exported(r, KW_P_MMU_LOCK)) {
+		family(f, "kvmwalk_mmu_lock_wait_seconds", "histogram",
+		       "Time vCPU faults waited for their VM's mmu_lock, per contended acquisition "
+		       "(lock:contention_begin to _end; a fault that took it at once is not counted): "
+		       "only with the mmu_lock_wait probe, which serve leaves out by default "
+		       "(--probe cheap,mmu_lock_wait adds it, with guest_fault).");
+		put_hist(f, "kvmwalk_mmu_lock_wait_seconds", NULL, &r->funcs[KW_P_MMU_LOCK].dur,
+			 UNIT_NS, o->buckets);
+	}
 
 	for (int bytes = 1; bytes >= 0; bytes--) {
 		const char *name = bytes ? "kvmwalk_range_bytes" : "kvmwalk_range_pages";
@@ -590,22 +640,9 @@ static void put_counters(FILE *f, const struct kw_recording *r, const struct pro
 	}
 }
 
-static void put_health(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+/* The probes' cost, from BPF run-time statistics: per program when the exporter has them. */
+static void put_bpf_cost(FILE *f, const struct kw_recording *r, const struct prom_facts *fa)
 {
-	const struct prom_facts *fa = o->facts;
-
-	/* a bound, not a count: the series kvmwalk counted can be short by this many runs */
-	family(f, "kvmwalk_lost_runs_total", "counter",
-	       "Runs of each probe's programs the kernel skipped (its recursion guard): that "
-	       "probe's counts are lower bounds by up to this many.");
-	for (int i = 0; i < KW_NR_PROBES; i++)
-		if (exported(r, i))
-			put_u64(f, "kvmwalk_lost_runs_total",
-				(const char *const[]){ "function", kw_probes[i].name, NULL },
-				r->funcs[i].lost_runs);
-	family(f, "kvmwalk_bpf_stats_enabled", "gauge",
-	       "1 if BPF run-time statistics are on, so the probe cost below is measured.");
-	put_u64(f, "kvmwalk_bpf_stats_enabled", NULL, r->overhead.stats_enabled);
 	family(f, "kvmwalk_bpf_run_seconds_total", "counter",
 	       "Time the kernel spent running each of kvmwalk's BPF programs: their bodies, a "
 	       "lower bound of their cost (the fentry trampoline or kprobe dispatch is not in it).");
@@ -628,6 +665,32 @@ static void put_health(FILE *f, const struct kw_recording *r, const struct prom_
 		put_u64(f, "kvmwalk_bpf_runs_total",
 			(const char *const[]){ "program", "all", NULL }, r->overhead.run_cnt);
 	}
+}
+
+static void put_health(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
+{
+	const struct prom_facts *fa = o->facts;
+
+	/* a bound, not a count: the series kvmwalk counted can be short by this many runs */
+	family(f, "kvmwalk_lost_runs_total", "counter",
+	       "Runs of each probe's programs the kernel skipped (its recursion guard): that "
+	       "probe's counts are lower bounds by up to this many.");
+	for (int i = 0; i < KW_NR_PROBES; i++)
+		if (exported(r, i))
+			put_u64(f, "kvmwalk_lost_runs_total",
+				(const char *const[]){ "function", kw_probes[i].name, NULL },
+				r->funcs[i].lost_runs);
+	family(f, "kvmwalk_bpf_stats_enabled", "gauge",
+	       "1 if kvmwalk turned BPF run-time statistics on (serve --probe-cost), so the probe "
+	       "cost is measured and served; 0: kvmwalk_bpf_run_seconds_total and "
+	       "kvmwalk_bpf_runs_total are absent.");
+	put_u64(f, "kvmwalk_bpf_stats_enabled", NULL, r->overhead.stats_enabled);
+	/*
+	 * Absent, not 0, when not measured: a 0 would read as "free", and the kernel counts nothing
+	 * while the statistics are off (or someone else's window, when another tool turned them on).
+	 */
+	if (r->overhead.stats_enabled)
+		put_bpf_cost(f, r, fa);
 	family(f, "kvmwalk_measured_seconds_total", "counter",
 	       "Time inside the outermost measured kernel work (walks at depth 0, x86 zaps and "
 	       "fast faults): the denominator of the probes' relative cost.");

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "procself.h"
 #include "record.h"
 
 enum prom_buckets {
@@ -31,7 +32,12 @@ struct prom_prog {
 
 /* What the exporter knows besides the recording. Every field may be zero / NULL. */
 struct prom_facts {
-	const char *version;	/* kvmwalk's version, "" or NULL: the recording's tool_version */
+	/*
+	 * kvmwalk's version, "" or NULL: the recording's tool_version. Either is "VERSION (git
+	 * COMMIT)" (or VERSION alone), served as the labels version and revision.
+	 */
+	const char *version;
+	const char *libbpf_version; /* "1.1": a libbpf_version label; NULL: none */
 	double start_time;	/* Unix time the exporter started */
 	double collect_seconds; /* how long the last read of the maps took */
 	__u64 collect_errors;	/* reads of the maps that failed */
@@ -41,6 +47,8 @@ struct prom_facts {
 	 */
 	const struct prom_prog *progs;
 	size_t nprogs;
+	/* the exporter's own process, for the process_* families; NULL: none served */
+	const struct kw_procself *proc;
 };
 
 struct prom_opts {

@@ -134,6 +134,8 @@ void kw_recording_free(struct kw_recording *r)
 	free(r->cbs);
 	free(r->trigs);
 	free(r->utrigs);
+	for (size_t i = 0; i < r->nintervals; i++)
+		kw_interval_free(&r->intervals[i]);
 	free(r->intervals);
 	free(r->vms);
 	kw_kvmstats_free(&r->kvmstats);
@@ -335,33 +337,133 @@ __u64 kw_dirty_log_ioctls(const struct kw_recording *r)
 	return n;
 }
 
-void kw_interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
-		       struct kw_interval *last)
+/*
+ * The probes whose duration histograms an interval keeps: those report --timeline reads a p99
+ * of (walks, range TLB flushes, MMU-notifier invalidations). Not every timed probe: in the
+ * recording's indented JSON a bucket takes about 40 bytes, and the whole recording of the
+ * kw-timeline case (tests/unit/fixtures/timeline, 2.7 s) has 231 non-empty duration buckets
+ * over all probes (guest_fault alone 77), 101 over these: an interval holds at most as many.
+ */
+static bool interval_keeps_hist(int p)
 {
-	__u64 v;
+	return p == KW_P_PGT_WALK || p == KW_P_TDP_ZAP_LEAFS || p == KW_P_FAST_PF ||
+	       p == KW_P_TLB_FLUSH_RANGE || p == KW_P_HYP_FLUSH_RANGE || p == KW_P_NOTIFIER;
+}
 
+/*
+ * The buckets of cur's duration histograms minus those of last (sorted by probe and bucket, as
+ * dur_diff() writes them), non-empty ones only, into a new array. A bucket can only grow between
+ * two reads of the maps; one that did not is taken as unchanged.
+ */
+static int dur_diff(const struct kw_recording *cur, const struct kw_interval *last,
+		    struct kw_iv_bucket **out, size_t *nout)
+{
+	struct kw_iv_bucket *d = NULL;
+	size_t n = 0, cap = 0, k = 0;
+
+	for (int p = 0; p < KW_NR_PROBES; p++) {
+		const struct kw_hist *h = &cur->funcs[p].dur;
+
+		for (int b = 0; interval_keeps_hist(p) && h->count && b < (int)KW_HIST_NR_BUCKETS;
+		     b++) {
+			__u64 was = 0;
+
+			while (k < last->ndur &&
+			       (last->dur[k].probe < p ||
+				(last->dur[k].probe == p && last->dur[k].bucket < b)))
+				k++;
+			if (k < last->ndur && last->dur[k].probe == p && last->dur[k].bucket == b)
+				was = last->dur[k].count;
+			if (h->buckets[b] <= was)
+				continue;
+			if (n == cap) {
+				struct kw_iv_bucket *m;
+
+				cap = cap ? 2 * cap : 16;
+				m = realloc(d, cap * sizeof(*d));
+				if (!m) {
+					free(d);
+					return -ENOMEM;
+				}
+				d = m;
+			}
+			d[n++] = (struct kw_iv_bucket){ .probe = p, .bucket = b,
+							.count = h->buckets[b] - was };
+		}
+	}
+	*out = d;
+	*nout = n;
+	return 0;
+}
+
+int kw_interval_diff(struct kw_interval *iv, const struct kw_recording *cur,
+		     const struct kw_interval *last)
+{
+	struct kw_iv_bucket *dur;
+	size_t ndur;
+	int err = dur_diff(cur, last, &dur, &ndur);
+
+	if (err)
+		return err;
 	iv->full = true;
+	iv->dur = dur;
+	iv->ndur = ndur;
 	for (int p = 0; p < KW_NR_PROBES; p++) {
 		iv->calls[p] = cur->funcs[p].calls - last->calls[p];
 		iv->ns[p] = cur->funcs[p].dur.sum - last->ns[p];
-		last->calls[p] = cur->funcs[p].calls;
-		last->ns[p] = cur->funcs[p].dur.sum;
 	}
-	for (int c = 0; c < KW_NR_COUNTERS; c++) {
+	for (int c = 0; c < KW_NR_COUNTERS; c++)
 		iv->counters[c] = cur->counters[c] - last->counters[c];
-		last->counters[c] = cur->counters[c];
-	}
-	for (int i = 0; i < KW_NR_VISITS; i++) {
+	for (int i = 0; i < KW_NR_VISITS; i++)
 		iv->visits[i] = cur->visits[i] - last->visits[i];
-		last->visits[i] = cur->visits[i];
-	}
 	/* sums over trigger rows: exited processes' rows are kept or folded, never dropped */
-	v = kw_dirty_log_ioctls(cur);
-	iv->dirty_log_ioctls = v - last->dirty_log_ioctls;
-	last->dirty_log_ioctls = v;
-	v = kw_recording_measured_ns(cur);
-	iv->measured_ns = v - last->measured_ns;
-	last->measured_ns = v;
+	iv->dirty_log_ioctls = kw_dirty_log_ioctls(cur) - last->dirty_log_ioctls;
+	iv->measured_ns = kw_recording_measured_ns(cur) - last->measured_ns;
+	return 0;
+}
+
+int kw_interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
+		      struct kw_interval *last)
+{
+	static const struct kw_interval zero;
+	struct kw_interval now = {};
+	int err;
+
+	/* cur's cumulative counts: the difference to nothing */
+	if ((err = kw_interval_diff(&now, cur, &zero)))
+		return err;
+	if ((err = kw_interval_diff(iv, cur, last))) {
+		kw_interval_free(&now);
+		return err;
+	}
+	kw_interval_free(last);
+	*last = now;
+	return 0;
+}
+
+void kw_interval_free(struct kw_interval *iv)
+{
+	free(iv->dur);
+	iv->dur = NULL;
+	iv->ndur = 0;
+}
+
+void kw_interval_hist(const struct kw_interval *iv, int p, struct kw_hist *h)
+{
+	for (size_t k = 0; k < iv->ndur; k++) {
+		const struct kw_iv_bucket *e = &iv->dur[k];
+		__u64 lo = kw_hist_bucket_lower(e->bucket), hi = kw_hist_bucket_upper(e->bucket);
+
+		if (e->probe != p || !e->count)
+			continue;
+		if (!h->count || lo < h->min)
+			h->min = lo;
+		if (hi > h->max)
+			h->max = hi;
+		h->count += e->count;
+		h->buckets[e->bucket] += e->count;
+	}
+	h->sum += iv->ns[p];
 }
 
 void kw_meta_set_command(struct kw_meta *m, int argc, char **argv)
@@ -431,16 +533,34 @@ static json_t *visits_json(const __u64 *visits)
 	return a;
 }
 
-/* Only what happened: probes with calls or time, non-zero counters and visits. */
+/*
+ * Only what happened: probes with calls, time or duration buckets ([index, count], as a
+ * histogram's), non-zero counters and visits.
+ */
 json_t *kw_interval_json(const struct kw_interval *iv)
 {
 	json_t *o = json_object(), *p = json_object(), *c;
+	size_t d = 0;
 
-	for (int k = 0; k < KW_NR_PROBES; k++)
-		if (iv->calls[k] || iv->ns[k])
-			json_object_set_new(p, kw_probes[k].name,
-					    json_pack("{sIsI}", "calls", (json_int_t)iv->calls[k],
-						      "ns", (json_int_t)iv->ns[k]));
+	for (int k = 0; k < KW_NR_PROBES; k++) {
+		json_t *po, *b = json_array();
+
+		for (; d < iv->ndur && iv->dur[d].probe <= k; d++)
+			if (iv->dur[d].probe == k)
+				json_array_append_new(b, json_pack("[iI]", iv->dur[d].bucket,
+								   (json_int_t)iv->dur[d].count));
+		if (!iv->calls[k] && !iv->ns[k] && !json_array_size(b)) {
+			json_decref(b);
+			continue;
+		}
+		po = json_pack("{sIsI}", "calls", (json_int_t)iv->calls[k], "ns",
+			       (json_int_t)iv->ns[k]);
+		if (json_array_size(b))
+			json_object_set_new(po, "buckets", b);
+		else
+			json_decref(b);
+		json_object_set_new(p, kw_probes[k].name, po);
+	}
 	json_object_set_new(o, "t", json_real(iv->t));
 	json_object_set_new(o, "probes", p);
 	if (!iv->full)
@@ -1255,6 +1375,63 @@ static void counters_from(struct rd *rd, json_t *o, const char *where, __u64 *co
 	}
 }
 
+static int iv_bucket_cmp(const void *a, const void *b)
+{
+	const struct kw_iv_bucket *x = a, *y = b;
+
+	if (x->probe != y->probe)
+		return x->probe < y->probe ? -1 : 1;
+	return x->bucket < y->bucket ? -1 : x->bucket > y->bucket;
+}
+
+/*
+ * An interval's probe's "buckets": [INDEX, COUNT] pairs, indexes increasing (so each once),
+ * counts non-zero, appended to iv->dur (probe p after those before it). 0 or -ENOMEM.
+ */
+static int iv_buckets_from(struct rd *rd, json_t *a, const char *where, int p,
+			   struct kw_interval *iv)
+{
+	struct kw_iv_bucket *d;
+	json_int_t prev = -1;
+	char at[200], buf[48];
+	json_t *pair;
+	size_t i;
+
+	if (!json_array_size(a))
+		return 0;
+	d = realloc(iv->dur, (iv->ndur + json_array_size(a)) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	iv->dur = d;
+	json_array_foreach(a, i, pair)
+	{
+		json_t *idx = json_array_get(pair, 0);
+		__u64 n;
+
+		snprintf(at, sizeof(at), "%s.buckets[%zu]", where, i);
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(idx) ||
+		    json_integer_value(idx) <= prev ||
+		    json_integer_value(idx) >= (json_int_t)KW_HIST_NR_BUCKETS) {
+			rd_bad(rd, "%s is %s, not [INDEX, COUNT] with INDEX %lld..%d, above the "
+				   "one before",
+			       at, shown(pair, buf, sizeof(buf)), (long long)prev + 1,
+			       KW_HIST_NR_BUCKETS - 1);
+			return 0;
+		}
+		n = rd_count(rd, json_array_get(pair, 1), at, "");
+		if (rd->bad)
+			return 0;
+		if (!n) {
+			rd_bad(rd, "%s has a count of 0: only non-empty buckets are listed", at);
+			return 0;
+		}
+		prev = json_integer_value(idx);
+		iv->dur[iv->ndur++] =
+			(struct kw_iv_bucket){ .probe = p, .bucket = prev, .count = n };
+	}
+	return 0;
+}
+
 static int intervals_from(struct rd *rd, json_t *a, struct kw_recording *r)
 {
 	char at[64], pat[160];
@@ -1279,13 +1456,21 @@ static int intervals_from(struct rd *rd, json_t *a, struct kw_recording *r)
 			snprintf(pat, sizeof(pat), "%s.probes.%s", at, k);
 			if (!json_is_object(pv)) {
 				rd_bad(rd, "%s is %s, not an object", pat, type_name(pv));
+				kw_interval_free(&iv);
 				return 0;
 			}
 			if (p < 0)
 				continue;
 			iv.calls[p] = get_u64(rd, pv, pat, "calls");
 			iv.ns[p] = get_u64(rd, pv, pat, "ns");
+			if (iv_buckets_from(rd, get_arr(rd, pv, pat, "buckets"), pat, p, &iv)) {
+				kw_interval_free(&iv);
+				return -ENOMEM;
+			}
 		}
+		/* the writer's order, whatever the order of the probes in the file */
+		if (iv.ndur)
+			qsort(iv.dur, iv.ndur, sizeof(*iv.dur), iv_bucket_cmp);
 		/* since the timelines (December 2026); older intervals hold only the probes */
 		iv.full = get_obj(rd, o, at, "counters") != NULL;
 		counters_from(rd, get_obj(rd, o, at, "counters"),
@@ -1294,8 +1479,10 @@ static int intervals_from(struct rd *rd, json_t *a, struct kw_recording *r)
 			    iv.visits);
 		iv.dirty_log_ioctls = get_u64(rd, o, at, "dirty_log_ioctls");
 		iv.measured_ns = get_u64(rd, o, at, "measured_ns");
-		if (kw_recording_add_interval(r, &iv))
-			return -ENOMEM;
+		if (rd->bad || kw_recording_add_interval(r, &iv)) {
+			kw_interval_free(&iv);
+			return rd->bad ? 0 : -ENOMEM;
+		}
 	}
 	return 0;
 }

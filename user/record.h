@@ -129,10 +129,18 @@ struct kw_param {
 	char value[64];
 };
 
+/* A non-empty bucket of a probe's duration histogram in one interval (bpf/hist_abi.h's buckets) */
+struct kw_iv_bucket {
+	__u16 probe;  /* enum kw_probe */
+	__u16 bucket; /* 0 .. KW_HIST_NR_BUCKETS - 1 */
+	__u64 count;
+};
+
 /*
  * One `record --interval` snapshot: what happened in the interval, every member the difference
  * of two cumulative reads of the maps, so the intervals of a recording sum to its totals exactly
- * (the last one runs to the final read). Dense arrays, about 850 bytes: an hour at 1 s is 3 MB.
+ * (the last one runs to the final read). Dense arrays, about 850 bytes: an hour at 1 s is 3 MB;
+ * the duration histograms sparse (dur), a few hundred bytes more where probes ran.
  */
 struct kw_interval {
 	double t; /* seconds since the start of the recording, end of the interval */
@@ -144,6 +152,14 @@ struct kw_interval {
 	__u64 visits[KW_NR_VISITS];
 	__u64 dirty_log_ioctls; /* kw_dirty_log_ioctls(): KVM_{GET,CLEAR}_DIRTY_LOG returned */
 	__u64 measured_ns;	/* kw_recording_measured_ns(): outermost walks, x86 ops */
+	/*
+	 * The interval's part of each probe's duration histogram: its non-empty buckets, ordered
+	 * by probe then bucket, so that a per-interval percentile can be read (kw_interval_hist()).
+	 * None in recordings made before 7 December 2026. Owned by the interval (the recording's
+	 * intervals by the recording): kw_interval_free().
+	 */
+	struct kw_iv_bucket *dur;
+	size_t ndur;
 };
 
 /*
@@ -173,9 +189,22 @@ void kw_memslot_ops(const struct kw_recording *r, struct kw_memslot_stat ops[KW_
 int kw_memslot_op_by_name(const char *name);
 /* The trigger row is one of the dirty-log ioctls kw_dirty_log_ioctls() counts. */
 bool kw_trig_is_dirty_log(const struct kw_recording *r, const struct kw_trig *t);
-/* iv = cur - last, then last = cur (last starts zeroed): record's snapshots. */
-void kw_interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
-		       struct kw_interval *last);
+/*
+ * iv = cur - last, all but iv->t (last: the cumulative counts of the previous snapshot, as
+ * kw_interval_delta() keeps them; zeroed before the first). 0 or -ENOMEM (iv then unchanged).
+ */
+int kw_interval_diff(struct kw_interval *iv, const struct kw_recording *cur,
+		     const struct kw_interval *last);
+/* iv = cur - last, then last = cur (last starts zeroed): record's snapshots. 0 or -ENOMEM. */
+int kw_interval_delta(struct kw_interval *iv, const struct kw_recording *cur,
+		      struct kw_interval *last);
+void kw_interval_free(struct kw_interval *iv);
+/*
+ * Adds the interval's duration histogram of probe p to h (its count, its buckets, and iv->ns[p]
+ * as its sum). An interval keeps no min or max: h's are the bounds of its first and last
+ * non-empty bucket, so a quantile read from h is known to within a sub-bucket (12.5 %).
+ */
+void kw_interval_hist(const struct kw_interval *iv, int p, struct kw_hist *h);
 /* One interval as the recording's "intervals" element (jansson: the caller owns it). */
 struct json_t *kw_interval_json(const struct kw_interval *iv);
 

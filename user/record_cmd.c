@@ -58,15 +58,7 @@ static error_t parse_record(int key, char *arg, struct argp_state *state)
 		a->workload = arg;
 		return 0;
 	case OPT_CHECKPOINT:
-		if (!strcmp(arg, "0")) {
-			a->checkpoint = 0;
-			return 0;
-		}
-		if (kw_secs_parse(arg, 1, 86400, &a->checkpoint))
-			argp_error(state,
-				   "--checkpoint must be 0 (none) or a number of seconds from 1 to "
-				   "86400, not '%s'",
-				   arg);
+		a->checkpoint = cmd_parse_secs(arg, state, "--checkpoint", 1, 86400, true);
 		return 0;
 	case ARGP_KEY_END:
 		if (a->workload && !a->c.ncmd)
@@ -99,8 +91,10 @@ static const struct argp_option record_options[] = {
 	  .doc = "stop after SECS seconds (default: Ctrl-C or end of CMD)" },
 	{ .name = "interval", .key = OPT_INTERVAL, .arg = "SECS",
 	  .doc = "also keep a snapshot every SECS seconds of everything the recording counts "
-		 "(per probe calls and time, counters, visits, dirty-log ioctls), as differences "
-		 "that sum to the totals: kvmwalk report --timeline shows them" },
+		 "(per probe calls and time, counters, visits, dirty-log ioctls; the duration "
+		 "histograms of walks, range TLB flushes and MMU-notifier invalidations), as "
+		 "differences that sum to the totals: kvmwalk report --timeline shows them, with "
+		 "each interval's p99" },
 	{ .name = "kvm-stats", .key = OPT_KVM_STATS, .arg = "MODE",
 	  .doc = "KVM's own per-VM statistics (pf_fast, pages_4k, remote_tlb_flush_requests, ...) "
 		 "of the recorded VMs at the start and the end, and /proc/meminfo's "
@@ -426,16 +420,16 @@ static void checkpoint(struct checkpoints *ck, struct loader *l, struct cmd_comm
 		snap->intervals = (struct kw_interval *)ivs; /* borrowed until the write is done */
 		snap->nintervals = nivs;
 	} else if (cc->interval && (copy = malloc((nivs + 1) * sizeof(*copy)))) {
-		struct kw_interval base = *last;
-
+		/* the intervals so far, borrowed, then the partial one, which is the copy's own */
 		memcpy(copy, ivs, nivs * sizeof(*copy));
 		copy[nivs] = (struct kw_interval){ .t = now };
-		kw_interval_delta(&copy[nivs], snap, &base);
 		snap->intervals = copy;
-		snap->nintervals = nivs + 1;
+		snap->nintervals = nivs + !kw_interval_diff(&copy[nivs], snap, last);
 	}
 	if (!kw_recording_checkpoint(snap, cc->out, &cc->of, !ck->written))
 		ck->written = true;
+	if (copy)
+		kw_interval_free(&copy[nivs]);
 	snap->intervals = NULL;
 	snap->nintervals = 0;
 	free(copy);
@@ -490,7 +484,8 @@ int record_main(int argc, char **argv)
 			kw_outfile_close(&cc->of);
 			return code;
 		}
-		if (loader__stats_start(l))
+		/* for the run only: its overhead figures (report's "cost" section) need them */
+		if (loader__stats_start(l, true))
 			fprintf(stderr,
 				"kvmwalk: BPF run-time statistics unavailable; no overhead figures\n");
 	}
@@ -594,8 +589,8 @@ int record_main(int argc, char **argv)
 			if (p && !loader__collect(l, &snap)) {
 				/* t: when the read began (it takes a while: the maps, /proc) */
 				ivs[nivs] = (struct kw_interval){ .t = t - start };
-				kw_interval_delta(&ivs[nivs++], &snap, &last);
-				snapped = true;
+				snapped = !kw_interval_delta(&ivs[nivs], &snap, &last);
+				nivs += snapped;
 			}
 			/* a read slower than the interval (emulation) skips ticks: no pile-up */
 			do
@@ -642,12 +637,14 @@ int record_main(int argc, char **argv)
 	if (l && cc->interval) {
 		struct kw_interval iv = { .t = r.meta.duration_s };
 
-		kw_interval_delta(&iv, &r, &last);
 		r.intervals = ivs; /* the snapshots so far, then the last partial interval */
 		r.nintervals = nivs;
 		ivs = NULL;
-		if (kw_recording_add_interval(&r, &iv))
+		nivs = 0;
+		if (kw_interval_delta(&iv, &r, &last) || kw_recording_add_interval(&r, &iv)) {
+			kw_interval_free(&iv);
 			fprintf(stderr, "kvmwalk: out of memory: the last interval is missing\n");
+		}
 	}
 	/* Detach before writing: nothing stays attached even if the write is slow. */
 	loader__destroy(l);
@@ -706,7 +703,10 @@ cleanup:
 	kw_outfile_close(&cc->of);
 	kw_recording_free(&r);
 	kw_recording_free(&snap);
+	for (size_t i = 0; i < nivs; i++)
+		kw_interval_free(&ivs[i]);
 	free(ivs);
+	kw_interval_free(&last);
 	free(times);
 	free(tee.buf);
 	return ret;

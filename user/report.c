@@ -40,35 +40,10 @@ static void rule(FILE *f, const char *title)
 	fprintf(f, "\n%s\n", title);
 }
 
-/*
- * Words of text, the cursor at column col, continued lines at column indent, wrapped before
- * column 79. A word longer than a whole line (a kernel command line can carry one) is cut.
- */
-static void wrap_words(FILE *f, int indent, int col, const char *text)
-{
-	const int width = 78 - indent;
-
-	while (*text) {
-		int n = strcspn(text, " ");
-
-		if (col > indent && col + n + 1 > 78) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		}
-		if (n > width)
-			n = width;
-		col += fprintf(f, "%s%.*s", col > indent ? " " : "", n, text);
-		text += n;
-		while (*text == ' ')
-			text++;
-	}
-	fputc('\n', f);
-}
-
 static void wrap_text(FILE *f, const char *label, const char *text)
 {
 	fprintf(f, "  %-10s", label);
-	wrap_words(f, 12, 12, text);
+	kw_fmt_wrap(f, 12, 12, text);
 }
 
 /* The lines text takes under a 12-column label (wrap_text()). */
@@ -209,7 +184,7 @@ static void print_recording(FILE *f, const struct kw_recording *r)
 static void wrap_at(FILE *f, int indent, const char *text)
 {
 	fprintf(f, "%*s", indent, "");
-	wrap_words(f, indent, indent, text);
+	kw_fmt_wrap(f, indent, indent, text);
 }
 
 static void print_plan(FILE *f, const struct kw_recording *r)

@@ -37,13 +37,23 @@
 #include "loader.h"
 #include "privs.h"
 #include "probe_opts.h"
+#include "procself.h"
 #include "prom.h"
 #include "commands.h"
 #include "sampler.h"
 #include "serve_http.h"
 #include "textfile.h"
+#include "webconfig.h"
 
-#define DEFAULT_LISTEN "127.0.0.1:9464"
+/*
+ * Port 19464: the Prometheus wiki's "default port allocations" list has had every port of the
+ * exporters' range, 9100-9999, taken since 2023, and 9464 in particular is the default of
+ * OpenTelemetry's Prometheus exporter. The project asks exporters past the range to pick a port
+ * outside it: 19464 is on neither the list nor IANA's registry, and is below Linux's ephemeral
+ * range (32768-60999), so an outgoing connection never holds it. Loopback only by default.
+ */
+#define DEFAULT_PORT "19464"
+#define DEFAULT_LISTEN "127.0.0.1:" DEFAULT_PORT
 
 enum {
 	OPT_LISTEN = 1000,
@@ -53,6 +63,8 @@ enum {
 	OPT_PER_VM,
 	OPT_USER,
 	OPT_SERVE_KVM_STATS,
+	OPT_PROBE_COST,
+	OPT_WEB_CONFIG,
 };
 
 struct serve_opts {
@@ -67,14 +79,25 @@ struct serve_opts {
 	uid_t uid;	  /* --user's, resolved when parsed */
 	gid_t gid;
 	enum kw_kvmstats_mode kvm_stats;
+	bool probe_cost;
+	const char *web_config; /* --web.config.file, NULL: plain HTTP, anyone may scrape */
 };
 
 /* ---- options --------------------------------------------------------------------------------- */
 
 static const struct argp_option options[] = {
 	{ .name = "listen", .key = OPT_LISTEN, .arg = "ADDR:PORT",
-	  .doc = "serve HTTP here (default " DEFAULT_LISTEN "; [::1]:9464 for IPv6, 0.0.0.0:9464 to "
-		 "expose it; without --listen, --textfile alone serves no HTTP)" },
+	  .doc = "serve HTTP here (default " DEFAULT_LISTEN ", loopback only; [::1]:" DEFAULT_PORT
+		 " for IPv6, 0.0.0.0:" DEFAULT_PORT " to expose it, best with --web.config.file: "
+		 "an address other than loopback without TLS is warned about; without --listen, "
+		 "--textfile alone serves no HTTP)" },
+	{ .name = "web.config.file", .key = OPT_WEB_CONFIG, .arg = "FILE",
+	  .doc = "TLS and/or basic authentication, configured as Prometheus's exporters are "
+		 "(their --web.config.file): a YAML file with tls_server_config (cert_file, "
+		 "key_file, client_ca_file, client_auth_type, min_version) and basic_auth_users "
+		 "(user: bcrypt hash). Read once, at start, while still privileged. See "
+		 "\"HTTP, TLS and authentication\" above" },
+	{ .name = "web-config", .key = OPT_WEB_CONFIG, .arg = "FILE", .flags = OPTION_ALIAS },
 	{ .name = "textfile", .key = OPT_TEXTFILE, .arg = "PATH",
 	  .doc = "also write the metrics to PATH (for node_exporter's textfile collector, PATH "
 		 "ends in .prom) every interval: a temporary file in the same directory, then "
@@ -95,6 +118,14 @@ static const struct argp_option options[] = {
 		 "SecPageTables, read at every refresh at no probe cost: auto or debugfs (its folder "
 		 "is opened before the privileges are dropped), or off (default auto). Binary stats, "
 		 "record's fallback, need the privileges serve drops" },
+	{ .name = "probe-cost", .key = OPT_PROBE_COST,
+	  .doc = "also serve what the probes cost (kvmwalk_bpf_run_seconds_total, "
+		 "kvmwalk_bpf_runs_total): turns BPF run-time statistics on for as long as serve "
+		 "runs, with BPF_ENABLE_STATS (the kernel turns them off when serve ends, even "
+		 "killed). They then time every BPF program of the host, not only kvmwalk's (a "
+		 "clock read per run). Off by default: those two families are absent, "
+		 "kvmwalk_bpf_stats_enabled is 0. Kernels before 5.8 have no BPF_ENABLE_STATS: "
+		 "serve then says so and does not flip kernel.bpf_stats_enabled" },
 	{ .name = "user", .key = OPT_USER, .arg = "NAME",
 	  .doc = "after attaching, also switch to this user (a name from /etc/passwd, or "
 		 "UID[:GID])" },
@@ -134,9 +165,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PER_VM:
 		o->per_vm = true;
 		break;
+	case OPT_PROBE_COST:
+		o->probe_cost = true;
+		break;
 	case OPT_SERVE_KVM_STATS:
 		if (kw_kvmstats_mode_parse(arg, &o->kvm_stats) || o->kvm_stats == KW_KSM_BINARY)
 			argp_error(state, "--kvm-stats is auto, debugfs or off, not '%s'", arg);
+		break;
+	case OPT_WEB_CONFIG:
+		if (!*arg)
+			argp_error(state, "--web.config.file needs a path");
+		o->web_config = arg;
 		break;
 	case OPT_USER:
 		/* a wrong name is a usage error, found before anything is loaded */
@@ -159,6 +198,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!o->listen_given && !o->textfile)
 			o->listen = DEFAULT_LISTEN;
+		if (o->web_config && !o->listen)
+			argp_error(state, "--web.config.file configures the HTTP server: --textfile "
+					  "alone serves none (add --listen)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -181,9 +223,26 @@ static const struct argp argp = {
 	       "capability bounding, ambient, inheritable, permitted and effective sets, switches "
 	       "to --user if given, and sets no_new_privs. On kernels before 5.19 with "
 	       "kernel.unprivileged_bpf_disabled set, reading the maps needs CAP_BPF on every call, "
-	       "so that one capability is kept (and reported). The HTTP server accepts GET and HEAD "
-	       "only, at most 16 connections (8 per address), 16 KiB of request and 10 s per "
-	       "connection.\n\n"
+	       "so that one capability is kept (and reported). The unit kvmwalk installs runs it as a "
+	       "dynamic user (DynamicUser=yes, --user is then not needed).\n\n"
+	       "HTTP, TLS and authentication: by default serve listens on 127.0.0.1 only, over plain "
+	       "HTTP, and anyone on the host may scrape. --web.config.file adds TLS "
+	       "(tls_server_config) and/or basic authentication (basic_auth_users: 401 without "
+	       "the right user and password; bcrypt hashes, e.g. from `htpasswd -nBC 10 USER`; a "
+	       "password that matched once is not checked with bcrypt again), in the format of "
+	       "Prometheus's exporter-toolkit. Builds: the Debian package and `make STATIC=0` link "
+	       "Debian's libmicrohttpd with GnuTLS: TLS 1.2 and 1.3, client certificates, basic "
+	       "authentication. The static build (make's default, the one the emulated hosts run) "
+	       "has no TLS, since Debian ships no static p11-kit for a static GnuTLS: a "
+	       "tls_server_config is refused at start, naming why; basic authentication works "
+	       "there too, but its passwords then cross the network in clear. Listening on "
+	       "anything but loopback without TLS is warned about on stderr. The server accepts "
+	       "GET and HEAD only, 16 KiB of request; at most 1000 connections (32 per address), "
+	       "each given 3 s from its accept or its previous response until its request "
+	       "headers are in (TLS handshake included), then 10 s to read the answer, so idle "
+	       "or trickling sockets cannot crowd out scrapes. libmicrohttpd's messages (refused "
+	       "connections among them) are logged at most 3 lines per 10 s, with the number "
+	       "left out.\n\n"
 	       "Probes: by default the cheap set (--probe cheap), meant to stay on: every probe "
 	       "that feeds a panel or rule of dashboards/ (walks and their callbacks, split and "
 	       "unmap visits, unmaps, range TLB flushes, nested unmaps, TDP zaps and their leaves, "
@@ -191,7 +250,9 @@ static const struct argp argp = {
 	       "as each runs on every call of something frequent and feeds no panel or rule: "
 	       "kvm_vcpu_ioctl (every KVM_RUN), guest_fault (every vCPU fault: walks and fast "
 	       "faults inside one count under trigger=\"other\"), mmu_lock_wait (every contended "
-	       "lock of the kernel; not exported yet), tdp_iter_next (every TDP MMU iterator step: "
+	       "lock of the kernel: kvmwalk_mmu_lock_wait_seconds, the fault-side wait for the "
+	       "VM's mmu_lock; --probe cheap,mmu_lock_wait adds it and guest_fault, which it "
+	       "needs), tdp_iter_next (every TDP MMU iterator step: "
 	       "kvmwalk_zap_4k_visits_total, kvmwalk_zap_yields_total) and "
 	       "kvm_tdp_mmu_clear_dirty_pt_masked (every 64-page word of a dirty-log clear). They "
 	       "are served as kvmwalk_probe_info{mechanism=\"off\",reason=\"not in the cheap "
@@ -199,12 +260,14 @@ static const struct argp argp = {
 	       "--probe cheap,tdp_iter_next adds one."
 	       "\vExamples:\n"
 	       "  kvmwalk serve\n"
-	       "  kvmwalk serve --listen 0.0.0.0:9464 --user nobody\n"
+	       "  kvmwalk serve --listen 0.0.0.0:" DEFAULT_PORT " --user nobody \\\n"
+	       "      --web.config.file /etc/kvmwalk/web.yml\n"
 	       "  kvmwalk serve --probe all        # every probe, as record attaches\n"
+	       "  kvmwalk serve --probe-cost       # and what they cost\n"
 	       "  kvmwalk serve --sample           # and the sampled mode, 49 Hz per CPU\n"
 	       "  kvmwalk serve --interval 15 \\\n"
 	       "      --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom\n"
-	       "  curl -s http://127.0.0.1:9464/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
+	       "  curl -s http://127.0.0.1:" DEFAULT_PORT "/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
 	       "Exit status: 0; 1 error; 2 usage (a bad option value, a --pid that does not "
 	       "exist); " KW_EXIT_STATUS_PROBES,
 };
@@ -288,6 +351,7 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 {
 	struct kw_recording r = {};
 	struct prom_opts po = { .buckets = o->buckets, .per_vm = o->per_vm, .facts = facts };
+	static struct kw_procself self;
 	double t0 = kw_mono_s();
 	size_t len;
 	char *text;
@@ -301,6 +365,7 @@ static void refresh(struct loader *l, const struct serve_opts *o, struct prom_fa
 	kw_recording_kvmstats_scope(&r, o->lo.pids, o->lo.npids, o->lo.nvms);
 	kw_kvmstats_sort(&r.kvmstats);
 	facts->collect_seconds = kw_mono_s() - t0;
+	facts->proc = kw_procself_read(&self) ? NULL : &self;
 	if (prom_render(&r, &po, &text, &len)) {
 		fprintf(stderr, "kvmwalk serve: out of memory rendering the metrics\n");
 		goto cleanup;
@@ -318,17 +383,37 @@ cleanup:
 int serve_main(int argc, char **argv)
 {
 	struct serve_opts o = { .interval = 5 };
-	struct prom_facts facts = { .version = NULL };
+	struct prom_facts facts = { .libbpf_version = loader__libbpf_version() };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct serve_http *h = NULL;
 	struct textfile *tf = NULL;
 	struct kw_recording r = {};
+	struct kw_webconfig wc = {};
 	struct loader *l = NULL;
 	int code, ret = KW_EXIT_ERROR;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &o);
 	if (cmd_args_only())
 		return 0;
+	/* before anything is loaded: a wrong file is a usage error, found at once */
+	if (o.web_config && kw_webconfig_load(o.web_config, &wc)) {
+		kw_webconfig_free(&wc);
+		return KW_EXIT_USAGE;
+	}
+	if (wc.tls && !serve_http_tls_supported()) {
+		fprintf(stderr, "kvmwalk serve: --web.config.file %s asks for TLS, but %s\n",
+			o.web_config, SERVE_HTTP_NO_TLS);
+		kw_webconfig_free(&wc);
+		return KW_EXIT_USAGE;
+	}
+	if (o.listen && !wc.tls && !serve_http_addr_is_loopback(o.listen))
+		fprintf(stderr,
+			"kvmwalk serve: warning: serving %s without TLS: whoever can reach it reads "
+			"the metrics%s (--web.config.file: TLS and basic authentication)\n",
+			o.listen,
+			wc.nusers ? ", and the basic authentication passwords cross the network "
+				    "in clear"
+				  : "");
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -339,9 +424,10 @@ int serve_main(int argc, char **argv)
 	l = loader__open(&o.lo, &code);
 	if (!l)
 		return code;
-	if (loader__stats_start(l))
-		fprintf(stderr,
-			"kvmwalk serve: BPF run-time statistics unavailable: no probe cost\n");
+	/* not the sysctl: a killed serve would leave every program of the host timed */
+	if (o.probe_cost && loader__stats_start(l, false))
+		fprintf(stderr, "kvmwalk serve: --probe-cost: BPF_ENABLE_STATS refused (kernels "
+				"before 5.8 have none): no probe cost\n");
 	if (o.lo.sample_hz && !(smp0 = sampler__open(o.lo.sample_hz, false, o.lo.verbose, &code))) {
 		loader__destroy(l);
 		return code;
@@ -367,9 +453,10 @@ int serve_main(int argc, char **argv)
 
 	refresh(l, &o, &facts, tf, h);
 	if (h) {
-		if (serve_http__start(h))
+		if (serve_http__start(h, &wc))
 			goto cleanup;
-		fprintf(stderr, "kvmwalk serve: http://%s/metrics\n", o.listen);
+		fprintf(stderr, "kvmwalk serve: %s://%s/metrics%s\n", wc.tls ? "https" : "http",
+			o.listen, wc.nusers ? " (basic authentication)" : "");
 	}
 	if (tf)
 		fprintf(stderr, "kvmwalk serve: writing %s every %g s\n", o.textfile, o.interval);
@@ -395,5 +482,6 @@ cleanup:
 	sampler__destroy(smp0);
 	loader__destroy(l);
 	kw_recording_free(&r);
+	kw_webconfig_free(&wc);
 	return ret;
 }

@@ -1,7 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * serve's HTTP server (serve_http.h): the listening socket, libmicrohttpd and its connection
- * deadlines. Part of the serve command; the one file that includes <microhttpd.h>.
+ * serve's HTTP server (serve_http.h): the listening socket, libmicrohttpd, TLS and basic
+ * authentication (webconfig.h), connection deadlines and a bounded log. Part of the serve
+ * command; the one file that includes <microhttpd.h>.
+ *
+ * What a peer can take, and why these numbers (tests/host/test-serve-load measures them):
+ *   - MAX_CONNECTIONS at once, MAX_PER_IP from one address: 500 idle sockets from 50 addresses
+ *     plus wrk's flood leave room for every scrape (16 in all, 10 s each, used to fail 8 of 11
+ *     scrapes against 16 idle sockets);
+ *   - REQUEST_TIMEOUT_S from accept (or from the end of the previous response) until the request
+ *     headers are in, TLS handshake included: an idle or trickling socket is gone within
+ *     seconds. Then RESPONSE_TIMEOUT_S to read the answer (a slow reader of a large
+ *     exposition);
+ *   - libmicrohttpd's own idle timeout as well (no progress at all for IDLE_TIMEOUT_S).
+ * Refused connections and other libmicrohttpd messages are logged at most LOG_BURST lines per
+ * LOG_PERIOD_S, with the number left out (20 s of wrk used to write 980,000 lines).
  */
 #include <errno.h>
 #include <arpa/inet.h>
@@ -11,23 +24,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
+#ifdef KW_HAVE_GNUTLS
+#include <gnutls/gnutls.h>
+#endif
 
 #include "clock.h"
 #include "prom.h"
 #include "serve_http.h"
+#include "webconfig.h"
 
-#define MAX_CONNECTIONS 16
-#define MAX_PER_IP 8
-#define CONN_TIMEOUT_S 10
+#define MAX_CONNECTIONS 1000
+#define MAX_PER_IP 32
+#define REQUEST_TIMEOUT_S 3
+#define RESPONSE_TIMEOUT_S 10
+#define IDLE_TIMEOUT_S 5
+/* libmicrohttpd's threads: one busy checking a bcrypt hash (webconfig.h) leaves the others */
+#define THREADS 4
 /* Request line and headers must fit here (libmicrohttpd answers 431/413 beyond it). */
 #define CONN_MEMORY (16 * 1024)
+/* Our own socket's queue: libmicrohttpd accepts from it quickly, a flood waits here. */
+#define LISTEN_BACKLOG 1024
+/* What the fd table may need: sockets, and what serve holds besides (maps, files) */
+#define FD_RESERVE 64
+#define FD_WANTED (MAX_CONNECTIONS + 2 * FD_RESERVE)
+#define LOG_PERIOD_S 10.0
+#define LOG_BURST 3
 
 struct serve_http {
 	struct MHD_Daemon *d; /* NULL until serve_http__start() */
 	int lfd;	      /* the listening socket, -1 once the daemon has it */
+	unsigned int max_conns;
+	struct kw_webconfig *wc; /* NULL: plain HTTP, no users */
 	struct {
 		pthread_mutex_t lock;
 		char *text; /* the latest exposition, NULL before the first */
@@ -36,19 +67,55 @@ struct serve_http {
 	/*
 	 * libmicrohttpd's MHD_OPTION_CONNECTION_TIMEOUT counts idle time only: a client sending
 	 * one header byte a second would hold a connection for ever (tests/host/test-serve-abuse).
-	 * So each connection also gets a deadline, CONN_TIMEOUT_S after it opened or after its
-	 * last complete request, which the main loop enforces with shutdown(2). The close
-	 * notification comes before libmicrohttpd closes the socket, and both sides hold the lock:
-	 * a reused fd is never shut.
+	 * So each connection also gets a deadline (see the top of this file), which the main loop
+	 * enforces with shutdown(2). Indexed by fd (below the RLIMIT_NOFILE set in
+	 * serve_http__open()). The close notification comes before libmicrohttpd closes the
+	 * socket, and both sides hold the lock: a reused fd is never shut.
 	 */
 	struct {
 		pthread_mutex_t lock;
-		struct {
-			int fd; /* -1: free */
-			double deadline;
-		} c[MAX_CONNECTIONS];
+		double *deadline; /* [fd]: 0 when fd is no connection of ours */
+		int nfds;
 	} conns;
 };
+
+/* ---- a bounded log ----------------------------------------------------------------------------- */
+
+static struct {
+	pthread_mutex_t lock;
+	double start; /* of the current period */
+	unsigned int lines;
+	unsigned long suppressed;
+} logger = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void log_suppressed(double now)
+{
+	if (logger.suppressed)
+		fprintf(stderr,
+			"kvmwalk serve: http: %lu more messages in the last %.0f s not logged\n",
+			logger.suppressed, now - logger.start);
+	logger.suppressed = 0;
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	double now = kw_mono_s();
+
+	(void)cls;
+	pthread_mutex_lock(&logger.lock);
+	if (now - logger.start >= LOG_PERIOD_S) {
+		log_suppressed(now);
+		logger.start = now;
+		logger.lines = 0;
+	}
+	if (logger.lines < LOG_BURST) {
+		logger.lines++;
+		fputs("kvmwalk serve: http: ", stderr);
+		vfprintf(stderr, fmt, ap);
+	} else
+		logger.suppressed++;
+	pthread_mutex_unlock(&logger.lock);
+}
 
 /* ---- answers --------------------------------------------------------------------------------- */
 
@@ -69,45 +136,91 @@ static enum MHD_Result answer(struct MHD_Connection *conn, unsigned int status, 
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+					"Basic realm=\"kvmwalk\", charset=\"UTF-8\"");
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	ret = MHD_queue_response(conn, status, resp);
 	MHD_destroy_response(resp);
 	return ret;
 }
 
+#define TEXT_PLAIN "text/plain; charset=utf-8"
+#define ANSWER(conn, status, msg)                                                                  \
+	answer(conn, status, TEXT_PLAIN, msg, sizeof(msg) - 1, MHD_RESPMEM_PERSISTENT)
+
+/*
+ * client_auth_type RequireAndVerifyClientCert: libmicrohttpd asks for a certificate (its CA
+ * list is the trust list) but leaves checking it to us. Without GnuTLS's API (the static build
+ * has no TLS at all) nothing gets here.
+ */
+static bool client_cert_ok(struct MHD_Connection *conn)
+{
+#ifdef KW_HAVE_GNUTLS
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	unsigned int status = ~0u;
+
+	return ci && gnutls_certificate_get_peers(ci->tls_session, &(unsigned int){ 0 }) &&
+	       !gnutls_certificate_verify_peers2(ci->tls_session, &status) && !status;
+#else
+	(void)conn;
+	return false;
+#endif
+}
+
+static void conn_deadline(struct serve_http *h, struct MHD_Connection *conn, double secs);
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
 {
-	static const char text_plain[] = "text/plain; charset=utf-8";
 	static int first_call;
 	struct serve_http *h = cls;
 	enum MHD_Result ret;
 
 	(void)version, (void)upload;
+	if (!*con_cls) {
+		/* the headers are in: from now on the time to read the answer */
+		conn_deadline(h, conn, RESPONSE_TIMEOUT_S);
+		if (h->wc && h->wc->client_cert_required && !client_cert_ok(conn))
+			return ANSWER(conn, MHD_HTTP_FORBIDDEN,
+				      "a client certificate signed by the configured CA is needed\n");
+		if (h->wc) {
+			switch (kw_webconfig_auth(
+				h->wc, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+								   MHD_HTTP_HEADER_AUTHORIZATION))) {
+			case KW_AUTH_OK:
+				break;
+			case KW_AUTH_BUSY:
+				return ANSWER(conn, MHD_HTTP_TOO_MANY_REQUESTS,
+					      "checking another password: try again\n");
+			default:
+				return ANSWER(conn, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
+			}
+		}
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return answer(conn, MHD_HTTP_METHOD_NOT_ALLOWED, text_plain, "GET or HEAD only\n",
-			      17, MHD_RESPMEM_PERSISTENT);
+		return ANSWER(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "GET or HEAD only\n");
 	/* libmicrohttpd calls once with the headers, then with any body: refuse bodies */
 	if (!*con_cls) {
 		*con_cls = &first_call;
 		return MHD_YES;
 	}
 	if (*upload_size)
-		return answer(conn, MHD_HTTP_CONTENT_TOO_LARGE, text_plain, "no body expected\n",
-			      17, MHD_RESPMEM_PERSISTENT);
+		return ANSWER(conn, MHD_HTTP_CONTENT_TOO_LARGE, "no body expected\n");
 	if (!strcmp(url, "/"))
 		return answer(conn, MHD_HTTP_OK, "text/html; charset=utf-8", landing,
 			      sizeof(landing) - 1, MHD_RESPMEM_PERSISTENT);
 	if (strcmp(url, "/metrics"))
-		return answer(conn, MHD_HTTP_NOT_FOUND, text_plain, "not found: try /metrics\n", 24,
-			      MHD_RESPMEM_PERSISTENT);
+		return ANSWER(conn, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n");
 	pthread_mutex_lock(&h->cache.lock);
 	if (h->cache.text)
 		ret = answer(conn, MHD_HTTP_OK, PROM_CONTENT_TYPE, h->cache.text, h->cache.len,
 			     MHD_RESPMEM_MUST_COPY);
 	else
-		ret = answer(conn, MHD_HTTP_SERVICE_UNAVAILABLE, text_plain, "starting\n", 9,
-			     MHD_RESPMEM_PERSISTENT);
+		ret = ANSWER(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "starting\n");
 	pthread_mutex_unlock(&h->cache.lock);
 	return ret;
 }
@@ -131,13 +244,6 @@ static size_t no_unescape(void *cls, struct MHD_Connection *conn, char *s)
 	return strlen(s);
 }
 
-static void mhd_log(void *cls, const char *fmt, va_list ap)
-{
-	(void)cls;
-	fputs("kvmwalk serve: http: ", stderr);
-	vfprintf(stderr, fmt, ap);
-}
-
 /* ---- connection deadlines -------------------------------------------------------------------- */
 
 static int conn_fd(struct MHD_Connection *conn)
@@ -148,42 +254,35 @@ static int conn_fd(struct MHD_Connection *conn)
 	return ci ? ci->connect_fd : -1;
 }
 
-/* Sets the deadline of fd's slot (taking a free one for a new fd when add), or frees it. */
-static void conns_set(struct serve_http *h, int fd, bool add, bool close)
+/* fd's deadline secs from now; secs < 0: fd is closing, forget it */
+static void deadline_set(struct serve_http *h, int fd, double secs)
 {
-	int i, free_slot = -1;
-
-	if (fd < 0)
+	if (fd < 0 || fd >= h->conns.nfds)
 		return;
 	pthread_mutex_lock(&h->conns.lock);
-	for (i = 0; i < MAX_CONNECTIONS; i++) {
-		if (h->conns.c[i].fd == fd)
-			break;
-		if (h->conns.c[i].fd < 0 && free_slot < 0)
-			free_slot = i;
-	}
-	if (i == MAX_CONNECTIONS && add)
-		i = free_slot;
-	if (i >= 0 && i < MAX_CONNECTIONS) {
-		h->conns.c[i].fd = close ? -1 : fd;
-		h->conns.c[i].deadline = kw_mono_s() + CONN_TIMEOUT_S;
-	}
+	h->conns.deadline[fd] = secs < 0 ? 0 : kw_mono_s() + secs;
 	pthread_mutex_unlock(&h->conns.lock);
+}
+
+static void conn_deadline(struct serve_http *h, struct MHD_Connection *conn, double secs)
+{
+	deadline_set(h, conn_fd(conn), secs);
 }
 
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 			  enum MHD_ConnectionNotificationCode code)
 {
 	(void)socket_context;
-	conns_set(cls, conn_fd(conn), code == MHD_CONNECTION_NOTIFY_STARTED,
-		  code == MHD_CONNECTION_NOTIFY_CLOSED);
+	conn_deadline(cls, conn,
+		      code == MHD_CONNECTION_NOTIFY_STARTED ? REQUEST_TIMEOUT_S : -1);
 }
 
+/* a response sent: the next request's headers must come as quickly as the first's */
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
 	(void)con_cls, (void)toe;
-	conns_set(cls, conn_fd(conn), false, false);
+	conn_deadline(cls, conn, REQUEST_TIMEOUT_S);
 }
 
 void serve_http__expire(struct serve_http *h)
@@ -191,10 +290,10 @@ void serve_http__expire(struct serve_http *h)
 	double now = kw_mono_s();
 
 	pthread_mutex_lock(&h->conns.lock);
-	for (int i = 0; i < MAX_CONNECTIONS; i++)
-		if (h->conns.c[i].fd >= 0 && now > h->conns.c[i].deadline) {
-			shutdown(h->conns.c[i].fd, SHUT_RDWR);
-			h->conns.c[i].deadline = now + CONN_TIMEOUT_S; /* once per period at most */
+	for (int fd = 0; fd < h->conns.nfds; fd++)
+		if (h->conns.deadline[fd] && now > h->conns.deadline[fd]) {
+			shutdown(fd, SHUT_RDWR);
+			h->conns.deadline[fd] = now + 1; /* once a second at most, until it closes */
 		}
 	pthread_mutex_unlock(&h->conns.lock);
 }
@@ -234,6 +333,23 @@ int serve_http_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *le
 	return 0;
 }
 
+bool serve_http_addr_is_loopback(const char *spec)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (serve_http_addr(spec, &ss, &len))
+		return false;
+	if (ss.ss_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&ss)->sin6_addr);
+	return (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127;
+}
+
+bool serve_http_tls_supported(void)
+{
+	return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
+
 /* Returns a listening fd or -errno (said why). */
 static int listen_on(const char *spec)
 {
@@ -250,7 +366,7 @@ static int listen_on(const char *spec)
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, LISTEN_BACKLOG)) {
 		err = -errno;
 		fprintf(stderr, "kvmwalk serve: cannot listen on %s: %s\n", spec, strerror(-err));
 		if (fd >= 0)
@@ -260,20 +376,47 @@ static int listen_on(const char *spec)
 	return fd;
 }
 
+/*
+ * Raises the soft RLIMIT_NOFILE towards FD_WANTED (no privilege needed up to the hard limit;
+ * systemd's default soft limit is 1024) and returns the number of fds we may use.
+ */
+static int fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 1024;
+	if (rl.rlim_cur < FD_WANTED) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > FD_WANTED ? FD_WANTED
+											 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return rl.rlim_cur > 65536 ? 65536 : (int)rl.rlim_cur;
+}
+
 int serve_http__open(struct serve_http **hp, const char *spec)
 {
 	struct serve_http *h = calloc(1, sizeof(*h));
-	int err;
+	int err, nfds = fd_budget();
 
 	*hp = NULL;
-	if (!h) {
+	if (!h || !(h->conns.deadline = calloc(nfds, sizeof(double)))) {
+		free(h);
 		fprintf(stderr, "kvmwalk serve: out of memory\n");
 		return -ENOMEM;
 	}
+	h->conns.nfds = nfds;
+	h->max_conns = nfds - FD_RESERVE < MAX_CONNECTIONS ? nfds - FD_RESERVE : MAX_CONNECTIONS;
+	if (nfds <= 2 * FD_RESERVE)
+		h->max_conns = nfds / 2;
+	if (h->max_conns < MAX_CONNECTIONS)
+		fprintf(stderr,
+			"kvmwalk serve: at most %u connections: RLIMIT_NOFILE is %d "
+			"(LimitNOFILE= in a unit)\n",
+			h->max_conns, nfds);
 	pthread_mutex_init(&h->cache.lock, NULL);
 	pthread_mutex_init(&h->conns.lock, NULL);
-	for (int i = 0; i < MAX_CONNECTIONS; i++)
-		h->conns.c[i].fd = -1;
 	h->lfd = listen_on(spec);
 	if (h->lfd < 0) {
 		err = h->lfd;
@@ -284,22 +427,48 @@ int serve_http__open(struct serve_http **hp, const char *spec)
 	return 0;
 }
 
-int serve_http__start(struct serve_http *h)
+int serve_http__start(struct serve_http *h, struct kw_webconfig *wc)
 {
-	h->d = MHD_start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, h,
-		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-		MHD_OPTION_LISTEN_SOCKET, h->lfd,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
-		MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-		MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
-		MHD_OPTION_END);
+	bool tls = wc && wc->tls;
+	/* the exporter-toolkit's defaults: TLS 1.2 and 1.3, or 1.3 only */
+	const char *prio = wc && wc->min_version == KW_TLS13 ? "NORMAL:-VERS-ALL:+VERS-TLS1.3"
+							     : "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2";
+	struct MHD_OptionItem opts[] = {
+		{ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, NULL },
+		{ MHD_OPTION_LISTEN_SOCKET, h->lfd, NULL },
+		{ MHD_OPTION_THREAD_POOL_SIZE, THREADS, NULL },
+		{ MHD_OPTION_CONNECTION_LIMIT, h->max_conns, NULL },
+		{ MHD_OPTION_PER_IP_CONNECTION_LIMIT, MAX_PER_IP, NULL },
+		{ MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, NULL },
+		{ MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL },
+		{ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, h },
+		{ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, h },
+		{ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)no_unescape, NULL },
+		/* the TLS ones last: cut off below when there is no TLS */
+		{ MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)prio },
+		{ MHD_OPTION_HTTPS_MEM_CERT, 0, tls ? wc->cert_pem : NULL },
+		{ MHD_OPTION_HTTPS_MEM_KEY, 0, tls ? wc->key_pem : NULL },
+		{ MHD_OPTION_HTTPS_MEM_TRUST, 0, tls ? wc->ca_pem : NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
+	size_t n = sizeof(opts) / sizeof(opts[0]);
+
+	if (tls && !serve_http_tls_supported()) {
+		fprintf(stderr, "kvmwalk serve: %s\n", SERVE_HTTP_NO_TLS);
+		return -EOPNOTSUPP;
+	}
+	if (!tls)
+		opts[n - 5] = opts[n - 1];
+	else if (!wc->ca_pem)
+		opts[n - 2] = opts[n - 1];
+	h->wc = wc && (tls || wc->nusers) ? wc : NULL;
+	h->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
+					(tls ? MHD_USE_TLS : 0),
+				0, NULL, NULL, on_request, h, MHD_OPTION_ARRAY, opts,
+				MHD_OPTION_END);
 	if (!h->d) {
-		fprintf(stderr, "kvmwalk serve: cannot start the HTTP server\n");
+		fprintf(stderr, "kvmwalk serve: cannot start the HTTP%s server%s\n",
+			tls ? "S" : "", tls ? " (are cert_file and key_file a PEM pair?)" : "");
 		return -EIO;
 	}
 	h->lfd = -1; /* the daemon's now */
@@ -314,7 +483,11 @@ void serve_http__close(struct serve_http *h)
 		MHD_stop_daemon(h->d);
 	if (h->lfd >= 0)
 		close(h->lfd);
+	pthread_mutex_lock(&logger.lock);
+	log_suppressed(kw_mono_s());
+	pthread_mutex_unlock(&logger.lock);
 	free(h->cache.text);
+	free(h->conns.deadline);
 	pthread_mutex_destroy(&h->cache.lock);
 	pthread_mutex_destroy(&h->conns.lock);
 	free(h);

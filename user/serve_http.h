@@ -3,16 +3,26 @@
  * serve's HTTP server (serve_http.c), private to serve.c: the listening socket, bound while
  * privileged; libmicrohttpd's thread, started after the privileges are gone, answering every
  * scrape with a copy of the last exposition published and never touching the maps; a deadline
- * per connection. Part of the serve command (the top layer); only serve_http.c includes
+ * per connection, TLS and basic authentication (webconfig.h). Part of the serve command (the top layer); only serve_http.c includes
  * <microhttpd.h>.
  */
 #ifndef KW_SERVE_HTTP_H
 #define KW_SERVE_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
 
 struct serve_http;
+struct kw_webconfig;
+
+/* Why a TLS web configuration is refused where libmicrohttpd has no TLS (the static build) */
+#define SERVE_HTTP_NO_TLS                                                                          \
+	"this kvmwalk cannot serve TLS: it is the static build, whose libmicrohttpd is built "     \
+	"without HTTPS (a static GnuTLS needs a static p11-kit, which Debian does not ship: "      \
+	"scripts/build-mhd). Use the Debian package's kvmwalk or `make STATIC=0` (Debian's "       \
+	"libmicrohttpd with GnuTLS), or put a TLS proxy in front; basic_auth_users alone works "   \
+	"in every build"
 
 /*
  * "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (every IPv4 address) into *ss and *len; numeric only
@@ -33,8 +43,18 @@ int serve_http__open(struct serve_http **hp, const char *spec);
  */
 void serve_http__publish(struct serve_http *h, char *text, size_t len);
 
-/* Starts libmicrohttpd's thread on the socket. Returns 0 or -EIO (said why). */
-int serve_http__start(struct serve_http *h);
+/* Whether spec (serve_http_addr()'s syntax) is a loopback address (127.0.0.0/8, ::1). */
+bool serve_http_addr_is_loopback(const char *spec);
+
+/* Whether this build's libmicrohttpd has TLS (the static build's has not: SERVE_HTTP_NO_TLS). */
+bool serve_http_tls_supported(void);
+
+/*
+ * Starts libmicrohttpd's threads on the socket, with TLS and basic authentication as wc says
+ * (NULL: plain HTTP, anyone may scrape; wc must outlive h). Returns 0, -EOPNOTSUPP (TLS asked
+ * of a build without it) or -EIO (said why).
+ */
+int serve_http__start(struct serve_http *h, struct kw_webconfig *wc);
 
 /* Ends every connection past its deadline; the main loop calls it between its waits. */
 void serve_http__expire(struct serve_http *h);

@@ -4,9 +4,11 @@
  * `record --interval` snapshot, at its end in UTC and in s since the start: walks, split visits,
  * range TLB flushes, empty flushes, dirty-log ioctls and the time in walks, each per second of
  * the interval's own length (the last interval is partial: its length is the difference of its t
- * and the one before), and the mean walk duration (no percentile: intervals keep no histogram).
- * Text (80 columns), CSV (the rates, the raw counts, then every probe, counter and visit of
- * the interval), JSON (report --json's "intervals") and an SVG with one panel per column.
+ * and the one before); then the durations: the mean walk, and the p99 of walks, range TLB
+ * flushes and MMU-notifier invalidations, from the interval's own duration histograms.
+ * Text (two tables of at most 80 columns, rates then durations), CSV (the rates, the
+ * durations, the raw counts, then every probe, counter and visit of the interval), JSON
+ * (report --json's "intervals") and an SVG with one panel per rate column.
  */
 #include <errno.h>
 #include <math.h>
@@ -42,9 +44,58 @@ static const struct {
 			    "ms in outermost walks per s (1000: one CPU busy)", "#8c564b" },
 };
 
+static const struct {
+	const char *head, *csv, *what;
+} tails[KW_TL_NR_TAIL] = {
+	[KW_TL_P99_WALK] = { "walk p99", "walk_p99_ns", "the walks/s calls'" },
+	[KW_TL_P99_FLUSH] = { "flush p99", "flush_p99_ns", "the range TLB flushes'" },
+	[KW_TL_P99_INVAL] = { "inval p99", "inval_p99_ns", "the MMU-notifier invalidations'" },
+};
+
 static bool attached(const struct kw_recording *r, int p)
 {
 	return kw_plan_attached(&r->plan[p]);
+}
+
+/* The probes whose durations tail column c reads, attached ones only; how many. */
+static int tail_probes(const struct kw_recording *r, int c, int ps[3])
+{
+	static const int walks[] = { KW_P_PGT_WALK, KW_P_TDP_ZAP_LEAFS, KW_P_FAST_PF };
+	int n = 0;
+
+	switch (c) {
+	case KW_TL_P99_WALK:
+		for (size_t k = 0; k < sizeof(walks) / sizeof(walks[0]); k++)
+			if (attached(r, walks[k]))
+				ps[n++] = walks[k];
+		break;
+	case KW_TL_P99_FLUSH:
+		/* the EL2 flush runs inside the EL1 one in VHE: one of them, as the counters */
+		if (attached(r, KW_P_TLB_FLUSH_RANGE))
+			ps[n++] = KW_P_TLB_FLUSH_RANGE;
+		else if (attached(r, KW_P_HYP_FLUSH_RANGE))
+			ps[n++] = KW_P_HYP_FLUSH_RANGE;
+		break;
+	case KW_TL_P99_INVAL:
+		if (attached(r, KW_P_NOTIFIER))
+			ps[n++] = KW_P_NOTIFIER;
+		break;
+	}
+	return n;
+}
+
+double kw_timeline_p99(const struct kw_recording *r, const struct kw_interval *iv, int c)
+{
+	struct kw_hist h = {};
+	int ps[3], n = tail_probes(r, c, ps);
+
+	for (int k = 0; k < n; k++) {
+		if (iv)
+			kw_interval_hist(iv, ps[k], &h);
+		else
+			kw_hist_merge(&h, &r->funcs[ps[k]].dur, 1);
+	}
+	return h.count ? kw_hist_quantile(&h, 0.99) : NAN;
 }
 
 /*
@@ -107,6 +158,8 @@ void kw_timeline_row(const struct kw_recording *r, size_t i, struct kw_tl_row *r
 	row->v[KW_TL_EMPTY] = iv->full && flushes ? iv->counters[KW_C_EMPTY_FLUSHES] : NAN;
 	row->v[KW_TL_DLOG] = iv->full && attached(r, KW_P_VM_IOCTL) ? iv->dirty_log_ioctls : NAN;
 	row->v[KW_TL_WALK_NS] = iv->full ? iv->measured_ns : NAN;
+	for (int c = 0; c < KW_TL_NR_TAIL; c++)
+		row->p99[c] = kw_timeline_p99(r, iv, c);
 }
 
 /* The rate shown for column c: per second, and ms per s for the walk time. */
@@ -160,20 +213,38 @@ static void fmt_utc_iso(char *buf, size_t len, const struct kw_tl_row *row)
 }
 
 /*
- * The table's widths, 79 columns: the wall clock (10), t (8), the five rates (7: their heads are
- * at most 7 wide and fmt_rate() prints at most 6), walk ms/s and walk mean (9).
+ * The tables' widths: the wall clock (10) and t (8) first in each; the rates (69 columns): the
+ * five counts (7: their heads are at most 7 wide and fmt_rate() prints at most 6) and walk
+ * ms/s (9); the durations (59): walk mean and the three p99 (9).
  */
 static int col_width(int c)
 {
 	return c == KW_TL_WALK_NS ? 9 : 7;
 }
 
-int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
+/* A duration as every duration (fmt.h), "-" for NAN */
+static void fmt_dur(char *buf, size_t len, double ns)
 {
-	double tot[KW_TL_NR] = {}, len = 0, all_ns = 0;
-	char b[80], iso[80];
-	bool dash = false, walks_measured = false;
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else
+		kw_fmt_ns(buf, len, ns);
+}
+
+/* The wall clock and t of a row, the start of each table's lines */
+static void row_start(FILE *f, const struct kw_tl_row *row)
+{
+	char b[80];
+
+	fmt_utc(b, sizeof(b), row);
+	fprintf(f, "%-10s %8.2f", b, row->t);
+}
+
+static void text_header(FILE *f, const struct kw_recording *r, const char *name, bool dash,
+			bool hists)
+{
 	struct kw_tl_row first;
+	char iso[80];
 
 	fprintf(f, "kvmwalk report --timeline: %s\n", name);
 	fprintf(f, "  %-10s %s (%s%s%s)\n", "kernel", r->meta.kernel, r->meta.arch,
@@ -195,12 +266,33 @@ int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
 			"UTC", "", iso);
 	for (int c = 0; c < KW_TL_NR; c++)
 		fprintf(f, "  %-10s %s\n", cols[c].head, cols[c].what);
-	fprintf(f, "  %-10s mean duration of the walks/s calls (the intervals keep no\n"
-		   "  %-10s histogram, so no percentile); - when the interval had none\n",
-		"walk mean", "");
-	fprintf(f, "  %-10s the whole recording: its totals per second\n", "all");
+	fprintf(f, "  %-10s mean duration of the walks/s calls\n", "walk mean");
+	for (int c = 0; c < KW_TL_NR_TAIL; c++)
+		fprintf(f, "  %-10s 99th percentile of %s durations\n", tails[c].head,
+			tails[c].what);
+	if (hists)
+		fprintf(f, "  %-10s from the interval's own histograms, to within 12.5 %%; - when\n"
+			   "  %-10s it had no such call\n",
+			"", "");
+	else
+		fprintf(f, "  %-10s - in every interval: an older kvmwalk recorded it, whose\n"
+			   "  %-10s intervals keep no histograms; all: the whole recording's\n",
+			"", "");
+	fprintf(f, "  %-10s the whole recording: its totals per second, its durations\n", "all");
+	if (dash)
+		fprintf(f, "  %-10s not measured: the probe was not attached, or the recording's\n"
+			   "  %-10s intervals predate counters (calls and time only)\n",
+			"-", "");
+}
+
+int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
+{
+	double tot[KW_TL_NR] = {}, len = 0, all_ns = 0;
+	bool dash = false, walks_measured = false, hists = false;
+	struct kw_tl_row row;
+	char b[80];
+
 	for (size_t i = 0; i < r->nintervals; i++) {
-		struct kw_tl_row row;
 		const struct kw_interval *iv = &r->intervals[i];
 
 		kw_timeline_row(r, i, &row);
@@ -210,32 +302,23 @@ int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
 		}
 		len += row.len;
 		walks_measured |= !isnan(row.v[KW_TL_WALKS]);
+		hists |= iv->ndur > 0;
 		all_ns += (double)iv->ns[KW_P_PGT_WALK] + iv->ns[KW_P_TDP_ZAP_LEAFS] +
 			  iv->ns[KW_P_FAST_PF];
 	}
-	if (dash)
-		fprintf(f, "  %-10s not measured: the probe was not attached, or the recording's\n"
-			   "  %-10s intervals predate counters (calls and time only)\n",
-			"-", "");
+	text_header(f, r, name, dash, hists);
 	fprintf(f, "\n%-10s %8s", "UTC", "t s");
 	for (int c = 0; c < KW_TL_NR; c++)
 		fprintf(f, " %*s", col_width(c), cols[c].head);
-	fprintf(f, " %9s\n", "walk mean");
+	fputc('\n', f);
 	for (size_t i = 0; i < r->nintervals; i++) {
-		struct kw_tl_row row;
-
 		kw_timeline_row(r, i, &row);
-		fmt_utc(b, sizeof(b), &row);
-		fprintf(f, "%-10s %8.2f", b, row.t);
+		row_start(f, &row);
 		for (int c = 0; c < KW_TL_NR; c++) {
 			fmt_rate(b, sizeof(b), rate(&row, c));
 			fprintf(f, " %*s", col_width(c), b);
 		}
-		if (isnan(row.walk_mean_ns))
-			snprintf(b, sizeof(b), "-");
-		else
-			kw_fmt_ns(b, sizeof(b), row.walk_mean_ns);
-		fprintf(f, " %9s\n", b);
+		fputc('\n', f);
 	}
 	/* the whole recording, per second of its length: the report's totals / its duration */
 	fprintf(f, "%-10s %8s", "", "all");
@@ -246,11 +329,30 @@ int kw_timeline_text(FILE *f, const struct kw_recording *r, const char *name)
 		fmt_rate(b, sizeof(b), rate(&all, c));
 		fprintf(f, " %*s", col_width(c), b);
 	}
-	if (walks_measured && tot[KW_TL_WALKS] > 0)
-		kw_fmt_ns(b, sizeof(b), all_ns / tot[KW_TL_WALKS]);
-	else
-		snprintf(b, sizeof(b), "-");
-	fprintf(f, " %9s\n", b);
+	fprintf(f, "\n\n%-10s %8s %9s", "UTC", "t s", "walk mean");
+	for (int c = 0; c < KW_TL_NR_TAIL; c++)
+		fprintf(f, " %9s", tails[c].head);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nintervals; i++) {
+		kw_timeline_row(r, i, &row);
+		row_start(f, &row);
+		fmt_dur(b, sizeof(b), row.walk_mean_ns);
+		fprintf(f, " %9s", b);
+		for (int c = 0; c < KW_TL_NR_TAIL; c++) {
+			fmt_dur(b, sizeof(b), row.p99[c]);
+			fprintf(f, " %9s", b);
+		}
+		fputc('\n', f);
+	}
+	/* the whole recording's mean, and its p99 from its full histograms */
+	fmt_dur(b, sizeof(b),
+		walks_measured && tot[KW_TL_WALKS] > 0 ? all_ns / tot[KW_TL_WALKS] : NAN);
+	fprintf(f, "%-10s %8s %9s", "", "all", b);
+	for (int c = 0; c < KW_TL_NR_TAIL; c++) {
+		fmt_dur(b, sizeof(b), kw_timeline_p99(r, NULL, c));
+		fprintf(f, " %9s", b);
+	}
+	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -284,6 +386,8 @@ static void csv_header(FILE *f, const struct kw_recording *r)
 	for (int c = 0; c < KW_TL_NR; c++)
 		fprintf(f, ",%s", cols[c].csv_rate);
 	fprintf(f, ",walk_mean_ns");
+	for (int c = 0; c < KW_TL_NR_TAIL; c++)
+		fprintf(f, ",%s", tails[c].csv);
 	for (int c = 0; c < KW_TL_NR; c++)
 		fprintf(f, ",%s", cols[c].csv);
 	for (int p = 0; p < KW_NR_PROBES; p++)
@@ -315,6 +419,8 @@ int kw_timeline_csv(FILE *f, const struct kw_recording *r)
 		for (int c = 0; c < KW_TL_NR; c++)
 			csv_num(f, rate(&row, c));
 		csv_num(f, row.walk_mean_ns);
+		for (int c = 0; c < KW_TL_NR_TAIL; c++)
+			csv_num(f, row.p99[c]);
 		for (int c = 0; c < KW_TL_NR; c++)
 			csv_num(f, row.v[c]);
 		for (int p = 0; p < KW_NR_PROBES; p++)
@@ -350,6 +456,9 @@ json_t *kw_timeline_json(const struct kw_recording *r)
 		json_object_set_new(o, "walk_mean_ns", isnan(row.walk_mean_ns)
 							       ? json_null()
 							       : json_real(row.walk_mean_ns));
+		for (int c = 0; c < KW_TL_NR_TAIL; c++)
+			json_object_set_new(o, tails[c].csv,
+					    isnan(row.p99[c]) ? json_null() : json_real(row.p99[c]));
 		/* null: not measured (as "-" in the text) */
 		for (int c = 0; c < KW_TL_NR; c++)
 			json_object_set_new(rates, cols[c].csv_rate,

@@ -22,11 +22,21 @@ enum kw_tl_col {
 	KW_TL_NR,
 };
 
+/* The tail columns: the 99th percentile of the durations of one timed operation's calls. */
+enum kw_tl_tail {
+	KW_TL_P99_WALK,	 /* the walks column's calls (kvm_pgtable_walk; x86 both together) */
+	KW_TL_P99_FLUSH, /* range TLB flushes (kvm_tlb_flush_vmid_range, else the EL2 one) */
+	KW_TL_P99_INVAL, /* MMU-notifier invalidations (kvm_mmu_notifier_invalidate_range_start) */
+	KW_TL_NR_TAIL,
+};
+
 /*
  * One interval: its end, its length, and the count of each column (NAN: not measured); its end
  * on the wall clock (utc, s since the epoch, 0: not known; utc_exact false: to about a second,
  * from a recording without meta.start_realtime_ns); the mean duration of the walks column's calls
- * (walk_mean_ns, NAN: not measured or no call in the interval).
+ * (walk_mean_ns, NAN: not measured or no call in the interval); the p99 of each tail column,
+ * from the interval's duration histograms (NAN: not measured, no call, or a recording made
+ * before intervals kept histograms).
  */
 struct kw_tl_row {
 	double t, len;
@@ -34,7 +44,14 @@ struct kw_tl_row {
 	double utc;
 	bool utc_exact;
 	double walk_mean_ns;
+	double p99[KW_TL_NR_TAIL];
 };
+
+/*
+ * The p99 of tail column c in interval iv of r, in ns, or of the whole recording (its full
+ * histograms) when iv is NULL; NAN as in kw_tl_row.
+ */
+double kw_timeline_p99(const struct kw_recording *r, const struct kw_interval *iv, int c);
 
 /* Row i of r's timeline (0 <= i < r->nintervals). */
 void kw_timeline_row(const struct kw_recording *r, size_t i, struct kw_tl_row *row);

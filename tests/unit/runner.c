@@ -85,6 +85,38 @@ bool kw_test_fits(const char *buf, size_t width)
 	return true;
 }
 
+char *kw_test_print(const struct kw_recording *r, kw_test_printer fn, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = fn(f, r);
+	fclose(f);
+	if (err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+bool kw_test_prints(const struct kw_recording *r, kw_test_printer fn, const char *golden,
+		    size_t width, const char *file, int line)
+{
+	size_t len = 0;
+	char *buf = kw_test_print(r, fn, &len);
+	bool ok = kw_test_report(buf != NULL, file, line, golden, "the printer failed");
+
+	ok = ok && kw_test_golden(buf, len, golden, file, line);
+	if (ok && width)
+		ok = kw_test_report(kw_test_fits(buf, width), file, line, golden,
+				    "a line wider than %zu columns", width);
+	free(buf);
+	return ok;
+}
+
 bool kw_test_golden(const char *buf, size_t len, const char *golden, const char *file, int line)
 {
 	char path[512], *want = NULL;

@@ -58,4 +58,30 @@ bool kw_test_fits(const char *buf, size_t width);
 bool kw_test_golden(const char *buf, size_t len, const char *golden, const char *file, int line);
 #define ASSERT_GOLDEN(buf, len, golden) kw_test_golden(buf, len, golden, __FILE__, __LINE__)
 
+/* ---- what several tests share -------------------------------------------------------------- */
+
+struct kw_recording;
+struct kw_compare;
+struct kw_compare_row;
+
+/* A printer of a recording (report, timeline, top, ...): 0 or -errno. */
+typedef int (*kw_test_printer)(FILE *f, const struct kw_recording *r);
+
+/* fn's output of r, NUL-terminated, into a malloc()ed buffer (*len its length); NULL if fn failed. */
+char *kw_test_print(const struct kw_recording *r, kw_test_printer fn, size_t *len);
+
+/* fn's output of r is golden/NAME byte for byte and fits width columns (0: any width). */
+bool kw_test_prints(const struct kw_recording *r, kw_test_printer fn, const char *golden,
+		    size_t width, const char *file, int line);
+#define ASSERT_PRINTS(r, fn, golden, width) kw_test_prints(r, fn, golden, width, __FILE__, __LINE__)
+
+/* A small arm64 recording with every section filled (test_record.c). */
+void kw_test_recording_fixture(struct kw_recording *r);
+
+/* compare's row of group g and metric m, NULL if none (test_compare.c). */
+const struct kw_compare_row *kw_test_row_of(const struct kw_compare *c, const char *g,
+					    const char *m);
+/* Frees n recordings of one side (test_compare.c). */
+void kw_test_free_side(struct kw_recording *r, size_t n);
+
 #endif

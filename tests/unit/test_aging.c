@@ -112,25 +112,6 @@ static int text(FILE *f, const struct kw_recording *r)
 	return kw_report_text(f, r, "aging.json");
 }
 
-static bool check(const struct kw_recording *r, int (*fn)(FILE *, const struct kw_recording *),
-		  const char *golden, size_t width)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	bool ok;
-
-	if (!ASSERT_TRUE(f, golden))
-		return false;
-	ok = ASSERT_EQ(fn(f, r), 0, golden);
-	fclose(f);
-	ok = ok && ASSERT_GOLDEN(buf, len, golden);
-	if (width)
-		ok = ok && ASSERT_TRUE(kw_test_fits(buf, width), golden);
-	free(buf);
-	return ok;
-}
-
 void test_aging(void)
 {
 	struct kw_recording r;
@@ -139,19 +120,19 @@ void test_aging(void)
 	recording(&r, "arm64", "vhe");
 	kw_test_aging_arm64(&r);
 	kw_recording_sort(&r);
-	check(&r, text, "report-aging-arm64.txt", 80);
-	check(&r, kw_report_json, "report-aging-arm64.json", 0);
+	ASSERT_PRINTS(&r, text, "report-aging-arm64.txt", 80);
+	ASSERT_PRINTS(&r, kw_report_json, "report-aging-arm64.json", 0);
 	kw_recording_free(&r);
 
 	recording(&r, "x86", "tdp");
 	kw_test_aging_x86(&r);
 	kw_recording_sort(&r);
-	check(&r, text, "report-aging-x86.txt", 80);
-	check(&r, kw_report_json, "report-aging-x86.json", 0);
+	ASSERT_PRINTS(&r, text, "report-aging-x86.txt", 80);
+	ASSERT_PRINTS(&r, kw_report_json, "report-aging-x86.json", 0);
 	/* the tracepoint that counts what was made old is off: its line says so, the rest stays */
 	r.plan[KW_P_SPTE_CHANGED].mech = KW_MECH_OFF;
 	r.plan[KW_P_TDP_ITER_NEXT].mech = KW_MECH_OFF;
-	check(&r, text, "report-aging-x86-novisits.txt", 80);
+	ASSERT_PRINTS(&r, text, "report-aging-x86-novisits.txt", 80);
 	kw_recording_free(&r);
 
 	/* compare --metric takes the aging rows by name */

@@ -55,6 +55,14 @@ static void test_parse(void)
 	ASSERT_EQ(s.probes, kw_probes_cheap | KW_PROBE_BIT(KW_P_TDP_ITER_NEXT), "plus one: set");
 	ASSERT_EQ(s.named, KW_PROBE_BIT(KW_P_TDP_ITER_NEXT), "plus one: only it required");
 	ASSERT_TRUE(s.cheap, "plus one: still the cheap set");
+	/* the fault-side lock wait counts only inside guest_fault: naming it brings that along */
+	ASSERT_EQ(kw_probe_sel_parse("cheap,mmu_lock_wait", &s, err, sizeof(err)), 0, "lock wait");
+	ASSERT_EQ(s.probes,
+		  kw_probes_cheap | KW_PROBE_BIT(KW_P_MMU_LOCK) | KW_PROBE_BIT(KW_P_GUEST_FAULT),
+		  "lock wait: with guest_fault");
+	ASSERT_EQ(s.named, KW_PROBE_BIT(KW_P_MMU_LOCK) | KW_PROBE_BIT(KW_P_GUEST_FAULT),
+		  "lock wait: both required");
+	ASSERT_TRUE(s.cheap, "lock wait: still the cheap set");
 	ASSERT_EQ(kw_probe_sel_parse("all", &s, err, sizeof(err)), 0, "all");
 	ASSERT_EQ(s.probes, KW_PROBES_ALL, "all: every probe");
 	ASSERT_EQ(s.named, 0, "all: nothing required");
@@ -161,6 +169,8 @@ static void fill_cheap(struct kw_recording *r, const char *arch, struct kw_trig 
 	r->ntrigs = 1;
 	r->cbs = cb;
 	r->ncbs = 1;
+	/* serve --probe-cost: the cost families the probe-cost panels and rules read */
+	r->overhead.stats_enabled = true;
 }
 
 /* A sample of @name (a family, or one of its _bucket/_sum/_count) in the exposition. */
@@ -189,7 +199,7 @@ static bool other_series(const char *text, const char *label)
 static void test_dashboard_families(void)
 {
 	static const char *const archs[] = { "arm64", "x86" };
-	char *expo[3] = {}, *text = NULL;
+	char *expo[3] = {}, *lock = NULL, *text = NULL;
 	struct kw_recording r = {};
 	struct prom_facts facts = { .version = "0.1-test" }; /* serve's: collect errors */
 	struct prom_opts o = { .buckets = PROM_BUCKETS_LOG2, .facts = &facts };
@@ -233,6 +243,23 @@ static void test_dashboard_families(void)
 		if (!ASSERT_EQ(prom_render(&sr, &o, &expo[2], &len), 0, "sampled"))
 			goto out;
 	}
+	/* the mmu_lock panels' promise: --probe cheap,mmu_lock_wait serves what they read */
+	{
+		struct kw_probe_sel s;
+		struct kw_trig trig;
+		struct kw_cb cb;
+		char err[200];
+		size_t len;
+
+		fill_cheap(&r, "arm64", &trig, &cb);
+		if (!ASSERT_EQ(kw_probe_sel_parse("cheap,mmu_lock_wait", &s, err, sizeof(err)), 0,
+			       "cheap,mmu_lock_wait"))
+			goto out;
+		for (int p = 0; p < KW_NR_PROBES; p++)
+			r.plan[p].mech = s.probes & KW_PROBE_BIT(p) ? KW_MECH_FENTRY : KW_MECH_OFF;
+		if (!ASSERT_EQ(prom_render(&r, &o, &lock, &len), 0, "with the lock wait"))
+			goto out;
+	}
 	for (size_t f = 0; f < sizeof(dash_files) / sizeof(dash_files[0]); f++) {
 		text = slurp(dash_files[f]);
 		if (!ASSERT_TRUE(text, dash_files[f]))
@@ -248,9 +275,12 @@ static void test_dashboard_families(void)
 			}
 			snprintf(name, sizeof(name), "%.*s", (int)n, p);
 			p += n;
-			/* the text panel's promise: "becomes a graph of ... once they do" */
-			if (!strcmp(name, "kvmwalk_mmu_lock_wait_seconds"))
+			/* only with --probe cheap,mmu_lock_wait, as its panels say */
+			if (!strncmp(name, "kvmwalk_mmu_lock_wait_seconds", 29)) {
+				ASSERT_TRUE(served(lock, name), name);
+				ASSERT_FALSE(served(expo[0], name) || served(expo[1], name), name);
 				continue;
+			}
 			families++;
 			if (!strncmp(name, "kvmwalk_sample", 14))
 				ASSERT_TRUE(served(expo[2], name), name);
@@ -263,6 +293,7 @@ static void test_dashboard_families(void)
 	ASSERT_TRUE(families >= 30, "the files read families");
 out:
 	free(text);
+	free(lock);
 	free(expo[0]);
 	free(expo[1]);
 	free(expo[2]);

@@ -124,7 +124,6 @@ static void print_all(const struct kw_compare *c, const char *name)
 
 static void compare_recordings(void);
 static const char *warning_of(const struct kw_compare *c, const char *start);
-static void free_side(struct kw_recording *r, size_t n);
 
 void test_compare(void)
 {
@@ -201,13 +200,14 @@ static size_t load_side(const char *dir, size_t n, struct kw_recording *r, const
 	return n;
 }
 
-static void free_side(struct kw_recording *r, size_t n)
+void kw_test_free_side(struct kw_recording *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		kw_recording_free(&r[i]);
 }
 
-static const struct kw_compare_row *row_of(const struct kw_compare *c, const char *g, const char *m)
+const struct kw_compare_row *kw_test_row_of(const struct kw_compare *c, const char *g,
+					    const char *m)
 {
 	for (size_t i = 0; i < c->nrows; i++)
 		if (!strcmp(c->rows[i].group, g) && !strcmp(c->rows[i].metric, m))
@@ -285,15 +285,15 @@ static void test_compare_split(void)
 	o.new_paths = np;
 	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build split"))
 		goto out;
-	r = row_of(&c, "stage2_split_walker", "visits/block split");
+	r = kw_test_row_of(&c, "stage2_split_walker", "visits/block split");
 	if (ASSERT_TRUE(r, "visits/block row")) {
 		ASSERT_EQ(r->change.base_median, 513, "513 visits per block before");
 		ASSERT_EQ(r->change.new_median, 513, "513 visits per block after");
 	}
-	r = row_of(&c, "stage2_split_walker", "L3 visits/walk");
+	r = kw_test_row_of(&c, "stage2_split_walker", "L3 visits/walk");
 	if (ASSERT_TRUE(r, "L3 row"))
 		ASSERT_EQ(r->change.base_median, 512, "512 level-3 visits per walk");
-	r = row_of(&c, "kvm_pgtable_stage2_split", "median");
+	r = kw_test_row_of(&c, "kvm_pgtable_stage2_split", "median");
 	if (ASSERT_TRUE(r, "split median row"))
 		ASSERT_NEAR(r->change.confidence, 0.9, 1e-9, "3 vs 3 reach 90 %");
 	l = line_of(&c, KW_K_SKIP_LEVEL, "split visits that did nothing");
@@ -309,7 +309,7 @@ static void test_compare_split(void)
 	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build filtered"))
 		goto out;
 	ASSERT_EQ(c.nrows, 4, "split calls + median, walker calls + L3 visits/walk");
-	ASSERT_TRUE(row_of(&c, "kvm_pgtable_stage2_split", "median"), "p50 selects the median");
+	ASSERT_TRUE(kw_test_row_of(&c, "kvm_pgtable_stage2_split", "median"), "p50 selects the median");
 	kw_compare_free(&c);
 
 	/* p99 and p99.9 select one row each; 3 runs a side give p99.9 its interval too */
@@ -317,7 +317,7 @@ static void test_compare_split(void)
 	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build p99.9"))
 		goto out;
 	ASSERT_EQ(c.nrows, 1, "only the split's p99.9 (the walker is not timed)");
-	r = row_of(&c, "kvm_pgtable_stage2_split", "p99.9");
+	r = kw_test_row_of(&c, "kvm_pgtable_stage2_split", "p99.9");
 	if (ASSERT_TRUE(r, "p99.9 row")) {
 		ASSERT_TRUE(r->change.has_interval, "p99.9 interval");
 		ASSERT_NEAR(r->change.confidence, 0.9, 1e-9, "p99.9: 3 vs 3 reach 90 %");
@@ -327,7 +327,7 @@ static void test_compare_split(void)
 	if (!ASSERT_EQ(kw_compare_build(&c, base, 3, new, 3, &o), 0, "build p99"))
 		goto out;
 	ASSERT_EQ(c.nrows, 1, "p99 is not p99.9");
-	ASSERT_TRUE(row_of(&c, "kvm_pgtable_stage2_split", "p99"), "p99 row");
+	ASSERT_TRUE(kw_test_row_of(&c, "kvm_pgtable_stage2_split", "p99"), "p99 row");
 	o.metrics = "calls,p50,L3";
 	f = open_memstream(&out, &len);
 	if (ASSERT_TRUE(f, "open_memstream")) {
@@ -339,8 +339,8 @@ static void test_compare_split(void)
 out:
 	free(out);
 	kw_compare_free(&c);
-	free_side(base, 3);
-	free_side(new, 3);
+	kw_test_free_side(base, 3);
+	kw_test_free_side(new, 3);
 }
 
 /* compare-empty-unmap: 3 runs in VHE against 3 in nVHE on 7.3. */
@@ -378,8 +378,8 @@ static void test_compare_empty_unmap(void)
 	print_all(&c, "empty-unmap");
 out:
 	kw_compare_free(&c);
-	free_side(base, 3);
-	free_side(new, 3);
+	kw_test_free_side(base, 3);
+	kw_test_free_side(new, 3);
 }
 
 /*
@@ -430,8 +430,8 @@ static void test_compare_nested_unmap(void)
 	print_all(&c, "nested-unmap");
 out:
 	kw_compare_free(&c);
-	free_side(base, 3);
-	free_side(new, 3);
+	kw_test_free_side(base, 3);
+	kw_test_free_side(new, 3);
 }
 
 /* Hand-made x86 A/B (fixtures/compare/make-x86.py): zap and fast-fault sections, mitigations. */
@@ -461,7 +461,7 @@ static void test_compare_x86(void)
 		ASSERT_EQ(l->change.new_median, 40, "40 retries after");
 	ASSERT_STREQ(c.diffs[1].what, "command line, mitigations (only here)", "mitigations diff");
 	ASSERT_STREQ(c.diffs[1].new, "mitigations=off", "mitigations=off only in new");
-	ASSERT_FALSE(row_of(&c, "fast_page_fault", "median")->change.significant,
+	ASSERT_FALSE(kw_test_row_of(&c, "fast_page_fault", "median")->change.significant,
 		     "2 vs 2 reach 67 %: never significant");
 	print_all(&c, "x86");
 	/*
@@ -489,15 +489,15 @@ static void test_compare_x86(void)
 		ASSERT_FALSE(line_of(&c, KW_K_EMPTY_LEAF, "4K entries visited"),
 			     "no 4K visits line when no run did measure them");
 		ASSERT_TRUE(line_of(&c, KW_K_EMPTY_LEAF, "gfns in range"), "the range line stays");
-		ASSERT_FALSE(row_of(&c, "tdp_mmu_zap_leafs", "4K visits/zap"), "nor its row");
+		ASSERT_FALSE(kw_test_row_of(&c, "tdp_mmu_zap_leafs", "4K visits/zap"), "nor its row");
 		ASSERT_TRUE(warning_of(&c, "tdp_mmu_zap_leafs calls/run: base from full runs, new "
 					   "from cheap runs"),
 			    "sides of different kinds: said");
 	}
 out:
 	kw_compare_free(&c);
-	free_side(base, 2);
-	free_side(new, 2);
+	kw_test_free_side(base, 2);
+	kw_test_free_side(new, 2);
 }
 
 static void expect_load_error(const char *path, const char *arch, int code, const char *msg)
@@ -714,9 +714,9 @@ static void test_compare_warnings(void)
 	}
 out:
 	kw_compare_free(&c);
-	free_side(base, 2);
-	free_side(new, 2);
-	free_side(other, 1);
+	kw_test_free_side(base, 2);
+	kw_test_free_side(new, 2);
+	kw_test_free_side(other, 1);
 }
 
 /*
@@ -758,8 +758,8 @@ static void test_compare_overhead(void)
 	}
 out:
 	kw_compare_free(&c);
-	free_side(base, 3);
-	free_side(new, 3);
+	kw_test_free_side(base, 3);
+	kw_test_free_side(new, 3);
 }
 
 /*
@@ -826,17 +826,17 @@ static void test_compare_memslot(void)
 	}
 	if (!ASSERT_EQ(kw_compare_build(&c, base, RUNS, new, RUNS, &o), 0, "build memslot"))
 		goto out;
-	r = row_of(&c, "kvm_vm_ioctl", "dirty_log_on mean");
+	r = kw_test_row_of(&c, "kvm_vm_ioctl", "dirty_log_on mean");
 	if (ASSERT_TRUE(r, "a row for the enable")) {
 		ASSERT_EQ(r->change.base_median, 9004000, "base: the run's mean");
 		ASSERT_NEAR(r->change.delta_pct, -47.8, 0.05, "the series' -47.8 %");
 		ASSERT_TRUE(r->change.significant, "significant");
 	}
-	r = row_of(&c, "kvm_vm_ioctl", "create mean");
+	r = kw_test_row_of(&c, "kvm_vm_ioctl", "create mean");
 	if (ASSERT_TRUE(r, "a row for the creates"))
 		ASSERT_EQ(r->change.base_median, 42000, "two creates, 84 us in all");
-	ASSERT_TRUE(row_of(&c, "kvm_vm_ioctl", "dirty_log_off mean"), "a row for the disable");
-	ASSERT_FALSE(row_of(&c, "kvm_vm_ioctl", "move mean"), "none for what no run did");
+	ASSERT_TRUE(kw_test_row_of(&c, "kvm_vm_ioctl", "dirty_log_off mean"), "a row for the disable");
+	ASSERT_FALSE(kw_test_row_of(&c, "kvm_vm_ioctl", "move mean"), "none for what no run did");
 	l = line_of(&c, KW_K_SKIP_LEVEL, "dirty-logging enable ioctl, mean");
 	if (ASSERT_TRUE(l, "the section's line"))
 		ASSERT_NEAR(l->change.delta_pct, -47.8, 0.05, "the headline");
@@ -849,8 +849,8 @@ static void test_compare_memslot(void)
 			    "one row");
 out:
 	kw_compare_free(&c);
-	free_side(base, RUNS);
-	free_side(new, RUNS);
+	kw_test_free_side(base, RUNS);
+	kw_test_free_side(new, RUNS);
 }
 
 static const struct kw_compare_diff *diff_of(const struct kw_compare *c, const char *what)
@@ -957,9 +957,9 @@ static void test_compare_conditions(void)
 	}
 out:
 	kw_compare_free(&c);
-	free_side(base, 1);
-	free_side(new, 1);
-	free_side(old, 1);
+	kw_test_free_side(base, 1);
+	kw_test_free_side(new, 1);
+	kw_test_free_side(old, 1);
 }
 
 static void compare_recordings(void)

@@ -52,6 +52,12 @@ static void fill_arm64(struct kw_recording *r)
 	}
 	f->calls = 520;
 	f->missed = 2;
+	/* 3 faults waited for mmu_lock, 20 us each, and one 1 ms behind a long unmap */
+	f = &r->funcs[KW_P_MMU_LOCK];
+	for (int i = 0; i < 3; i++)
+		kw_hist_add(&f->dur, 20000);
+	kw_hist_add(&f->dur, 1000000);
+	f->calls = 4;
 	f = &r->funcs[KW_P_S2_UNMAP];
 	for (int i = 0; i < 64; i++) {
 		kw_hist_add(&f->dur, 64 + i); /* straddles the first boundary, 63 ns */
@@ -299,12 +305,20 @@ void test_prom(void)
 {
 	struct kw_recording a = {}, x = {};
 	struct prom_prog progs[] = { { "fx_walk", 100000000, 4000 }, { "fe_walk", 23456789, 242 } };
-	struct prom_facts facts = { .version = "0.1-test",
+	struct kw_procself self = { .cpu_seconds = 1.25,
+				    .start_time = 1699999999.75,
+				    .resident_bytes = 12582912,
+				    .virtual_bytes = 104857600,
+				    .open_fds = 17,
+				    .max_fds = 1024 };
+	struct prom_facts facts = { .version = "0.1-test (git 0123456789ab-dirty)",
+				    .libbpf_version = "1.1",
 				    .start_time = 1700000000.5,
 				    .collect_seconds = 0.00125,
 				    .collect_errors = 0,
 				    .progs = progs,
-				    .nprogs = 2 };
+				    .nprogs = 2,
+				    .proc = &self };
 	struct prom_opts o = { .buckets = PROM_BUCKETS_LOG2, .facts = &facts };
 	char *log2 = NULL, *fine = NULL;
 	size_t llen, flen;
@@ -359,6 +373,15 @@ void test_prom(void)
 		  2, "both in +Inf");
 	ASSERT_NEAR(sample(log2, "kvmwalk_duration_seconds_sum{function=\"kvm_vm_ioctl\"}"),
 		    40.00003, 1e-9, "40 s and 30 us");
+	/* the fault-side lock wait: its own histogram, not a function's duration */
+	ASSERT_EQ(sample(log2, "kvmwalk_mmu_lock_wait_seconds_count"), 4, "4 waits");
+	ASSERT_NEAR(sample(log2, "kvmwalk_mmu_lock_wait_seconds_sum"), 0.00106, 1e-12, "1.06 ms");
+	ASSERT_EQ(sample(log2, "kvmwalk_mmu_lock_wait_seconds_bucket{le=\"0.000032767\"}"), 3,
+		  "3 under 32 us");
+	ASSERT_TRUE(!strstr(log2, "kvmwalk_duration_seconds_count{function=\"mmu_lock_wait\"}"),
+		    "not a function's duration");
+	ASSERT_EQ(sample(log2, "kvmwalk_calls_total{function=\"mmu_lock_wait\"}"), 4,
+		  "counted with the probes");
 	/* the memslot families count the operations; the trigger families merge what differs
 	 * only by it */
 	ASSERT_EQ(sample(log2, "kvmwalk_memslot_ops_total{op=\"dirty_log_on\"}"), 1, "one enable");
@@ -375,6 +398,26 @@ void test_prom(void)
 	o.buckets = PROM_BUCKETS_LOG2;
 	if (ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "log2 without the memslot probe"))
 		ASSERT_TRUE(!strstr(log2, "kvmwalk_memslot_op"), "no memslot family");
+	/*
+	 * serve without --probe-cost: no run-time statistics, so no cost families at all (a 0
+	 * would read as "free"), with or without the per-program facts; the gauge says why.
+	 */
+	a.overhead.stats_enabled = false;
+	for (int k = 0; k < 2; k++) {
+		struct prom_facts fa = { .progs = progs, .nprogs = 2 };
+
+		o.facts = k ? &fa : NULL;
+		free(log2);
+		log2 = NULL;
+		if (!ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "without --probe-cost"))
+			goto out;
+		ASSERT_TRUE(!strstr(log2, "\nkvmwalk_bpf_run_seconds_total{"), "no run time");
+		ASSERT_TRUE(!strstr(log2, "# TYPE kvmwalk_bpf_run_seconds_total"), "no run family");
+		ASSERT_TRUE(!strstr(log2, "\nkvmwalk_bpf_runs_total{"), "no runs");
+		ASSERT_TRUE(!strstr(log2, "# TYPE kvmwalk_bpf_runs_total"), "no runs family");
+		ASSERT_EQ(sample(log2, "kvmwalk_bpf_stats_enabled"), 0, "the gauge says 0");
+		ASSERT_TRUE(sample(log2, "kvmwalk_measured_seconds_total") > 0, "work still measured");
+	}
 out:
 	free(log2);
 	free(fine);

@@ -325,6 +325,30 @@ static void test_validation(void)
 		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
 		  "{\"calls\": \"many\"}}}]",
 		  "intervals[0].probes.kvm_pgtable_walk.calls is \"many\", not a count" },
+		/* an interval's duration buckets: increasing indexes, non-empty, in range */
+		{ "",
+		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
+		  "{\"calls\": 3, \"buckets\": [[80, 1], [80, 2]]}}}]",
+		  "intervals[0].probes.kvm_pgtable_walk.buckets[1] is [80,2], not [INDEX, COUNT] "
+		  "with INDEX 81..495, above the one before" },
+		{ "",
+		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
+		  "{\"calls\": 3, \"buckets\": [[496, 3]]}}}]",
+		  "intervals[0].probes.kvm_pgtable_walk.buckets[0] is [496,3], not [INDEX, COUNT] "
+		  "with INDEX 0..495" },
+		{ "",
+		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
+		  "{\"calls\": 3, \"buckets\": [[80, 0]]}}}]",
+		  "intervals[0].probes.kvm_pgtable_walk.buckets[0] has a count of 0: only "
+		  "non-empty buckets are listed" },
+		{ "",
+		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
+		  "{\"calls\": 3, \"buckets\": [[80, -1]]}}}]",
+		  "intervals[0].probes.kvm_pgtable_walk.buckets[0] is -1, not a count" },
+		{ "",
+		  ", \"intervals\": [{\"t\": 1, \"probes\": {\"kvm_pgtable_walk\": "
+		  "{\"calls\": 3, \"buckets\": {}}}}]",
+		  "intervals[0].probes.kvm_pgtable_walk.buckets is an object ({}), not an array" },
 		{ "",
 		  ", \"kvm_stats\": {\"source\": \"debugfs\", \"vms\": [{\"pid\": 5, "
 		  "\"stats\": {\"pages_4k\": {\"start\": -4, \"end\": 1}}}]}",

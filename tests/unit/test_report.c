@@ -9,10 +9,6 @@
 #include "report.h"
 #include "top.h"
 
-void kw_test_recording_fixture(struct kw_recording *r);
-
-typedef int (*printer)(FILE *f, const struct kw_recording *r);
-
 static int text(FILE *f, const struct kw_recording *r)
 {
 	return kw_report_text(f, r, "split.json");
@@ -31,24 +27,6 @@ static int plan_json(FILE *f, const struct kw_recording *r)
 static int top(FILE *f, const struct kw_recording *r)
 {
 	return kw_top_render(f, NULL, r, 2, NULL);
-}
-
-static bool check(const struct kw_recording *r, printer fn, const char *golden, size_t width)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	bool ok;
-
-	if (!ASSERT_TRUE(f, golden))
-		return false;
-	ok = ASSERT_EQ(fn(f, r), 0, golden);
-	fclose(f);
-	ok = ok && ASSERT_GOLDEN(buf, len, golden);
-	if (width)
-		ok = ok && ASSERT_TRUE(kw_test_fits(buf, width), golden);
-	free(buf);
-	return ok;
 }
 
 /* --pid: the processes on the options line, wrapped within 80 columns however many there are */
@@ -413,11 +391,11 @@ void test_report(void)
 	char b[16];
 
 	kw_test_recording_fixture(&r);
-	check(&r, text, "report-split.txt", 80);
-	check(&r, kw_report_json, "report-split.json", 0);
-	check(&r, plan, "probes-arm64.txt", 0);
-	check(&r, plan_json, "probes-arm64.json", 0);
-	check(&r, top, "top-split.txt", 80);
+	ASSERT_PRINTS(&r, text, "report-split.txt", 80);
+	ASSERT_PRINTS(&r, kw_report_json, "report-split.json", 0);
+	ASSERT_PRINTS(&r, plan, "probes-arm64.txt", 0);
+	ASSERT_PRINTS(&r, plan_json, "probes-arm64.json", 0);
+	ASSERT_PRINTS(&r, top, "top-split.txt", 80);
 
 	kw_fmt_ns(b, sizeof(b), 950);
 	ASSERT_STREQ(b, "950ns", "fmt ns");

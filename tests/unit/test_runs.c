@@ -218,20 +218,6 @@ static void fill_side(struct kw_recording *r, bool patched)
 		     i / 3);
 }
 
-static void free_side(struct kw_recording *r, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		kw_recording_free(&r[i]);
-}
-
-static const struct kw_compare_row *row_of(const struct kw_compare *c, const char *g, const char *m)
-{
-	for (size_t i = 0; i < c->nrows; i++)
-		if (!strcmp(c->rows[i].group, g) && !strcmp(c->rows[i].metric, m))
-			return &c->rows[i];
-	return NULL;
-}
-
 static const struct kw_compare_line *line_of(const struct kw_compare *c, const char *what)
 {
 	for (size_t i = 0; i < c->nsections; i++)
@@ -291,7 +277,7 @@ static void test_kinds(void)
 	ASSERT_STREQ(of, "TDP MMU zaps, fast page faults", "a full x86 run's");
 	snprintf(r[2].meta.arch, sizeof(r[2].meta.arch), "arm64");
 	ASSERT_TRUE(isnan(kw_run_cost_share(&r[0], &of)), "a bare run: none");
-	free_side(r, 3 * RUNS);
+	kw_test_free_side(r, 3 * RUNS);
 }
 
 /* What recording cost the command: report of several files. */
@@ -352,7 +338,7 @@ static void test_cost(void)
 out:
 	free(out);
 	kw_cost_free(&c);
-	free_side(r, 3 * RUNS);
+	kw_test_free_side(r, 3 * RUNS);
 }
 
 static void print_golden(const struct kw_compare *c, const char *name)
@@ -391,29 +377,29 @@ static void test_mixed(void)
 	ASSERT_EQ(c.base.kinds[KW_RUN_BARE], RUNS, "base: bare runs");
 	ASSERT_EQ(c.new.kinds[KW_RUN_FULL], RUNS, "new: full runs");
 	/* the command's own times: bare runs */
-	row = row_of(&c, "command", "wall time");
+	row = kw_test_row_of(&c, "command", "wall time");
 	if (ASSERT_TRUE(row, "wall time row"))
 		from(&row->runs, KW_RUN_BARE, false, "wall time: bare");
-	row = row_of(&c, "phases: nested-unmap", "nested-madvise");
+	row = kw_test_row_of(&c, "phases: nested-unmap", "nested-madvise");
 	if (ASSERT_TRUE(row, "phase row")) {
 		from(&row->runs, KW_RUN_BARE, false, "phase: bare");
 		ASSERT_NEAR(row->change.delta_pct, -79.1, 0.1, "the phase without kvmwalk");
 	}
 	/* an operation the timing set times: its times from timing runs, its calls from full */
-	row = row_of(&c, "kvm_nested_s2_unmap", "mean");
+	row = kw_test_row_of(&c, "kvm_nested_s2_unmap", "mean");
 	if (ASSERT_TRUE(row, "nested unmap mean"))
 		from(&row->runs, KW_RUN_TIMING, false, "nested unmap time: timing");
-	row = row_of(&c, "kvm_nested_s2_unmap", "calls/run");
+	row = kw_test_row_of(&c, "kvm_nested_s2_unmap", "calls/run");
 	if (ASSERT_TRUE(row, "nested unmap calls"))
 		from(&row->runs, KW_RUN_FULL, false, "nested unmap calls: full");
-	row = row_of(&c, "kvm_vm_ioctl", "median");
+	row = kw_test_row_of(&c, "kvm_vm_ioctl", "median");
 	if (ASSERT_TRUE(row, "ioctl median"))
 		from(&row->runs, KW_RUN_TIMING, false, "an ioctl's time: timing");
 	/* a walk's time: only the full runs have it, marked */
-	row = row_of(&c, "kvm_pgtable_stage2_unmap", "median");
+	row = kw_test_row_of(&c, "kvm_pgtable_stage2_unmap", "median");
 	if (ASSERT_TRUE(row, "unmap median"))
 		from(&row->runs, KW_RUN_FULL, true, "a walk's time: full, marked");
-	row = row_of(&c, "counters", "nested_unmaps");
+	row = kw_test_row_of(&c, "counters", "nested_unmaps");
 	if (ASSERT_TRUE(row, "counter"))
 		from(&row->runs, KW_RUN_FULL, false, "counters: full");
 	/* the section's headline: per valid nested MMU needs the unmap probe, so full runs */
@@ -470,14 +456,14 @@ static void test_mixed(void)
 		fill(&new[i], true, KW_RUN_FULL, i / 3);
 	if (!ASSERT_EQ(kw_compare_build(&c, base, 3 * RUNS, new, 3 * RUNS, &o), 0, "build 2"))
 		goto out;
-	row = row_of(&c, "kvm_vm_ioctl", "median");
+	row = kw_test_row_of(&c, "kvm_vm_ioctl", "median");
 	if (ASSERT_TRUE(row, "ioctl median")) {
 		ASSERT_EQ(row->runs.base, KW_RUN_FULL, "full on both sides");
 		ASSERT_EQ(row->runs.n_new, 2 * RUNS, "every full run of new");
 		ASSERT_TRUE(row->runs.instrumented, "marked");
 	}
 	ASSERT_FALSE(line_of(&c, "nested unmap time, mean"), "no timing runs on a side: no line");
-	row = row_of(&c, "command", "wall time");
+	row = kw_test_row_of(&c, "command", "wall time");
 	if (ASSERT_TRUE(row, "wall time"))
 		from(&row->runs, KW_RUN_BARE, false, "still bare");
 
@@ -486,15 +472,15 @@ static void test_mixed(void)
 	memset(&c, 0, sizeof(c));
 	if (!ASSERT_EQ(kw_compare_build(&c, base, 3 * RUNS, new + 1, 2, &o), 0, "build 3"))
 		goto out;
-	row = row_of(&c, "command", "wall time");
+	row = kw_test_row_of(&c, "command", "wall time");
 	if (ASSERT_TRUE(row, "wall time")) {
 		ASSERT_EQ(row->runs.base, KW_RUN_FULL, "the kind both have: full");
 		ASSERT_TRUE(row->runs.instrumented, "marked");
 	}
 out:
 	kw_compare_free(&c);
-	free_side(base, 3 * RUNS);
-	free_side(new, 3 * RUNS);
+	kw_test_free_side(base, 3 * RUNS);
+	kw_test_free_side(new, 3 * RUNS);
 }
 
 /* A recording's new parts survive its JSON. */

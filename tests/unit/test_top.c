@@ -8,8 +8,6 @@
 #include "test.h"
 #include "top.h"
 
-void kw_test_recording_fixture(struct kw_recording *r);
-
 /*
  * Two snapshots 2 s apart: cur is the split fixture, with the identities of its two processes
  * (116 a QEMU named src, 51 a process without a VM name) and an exited process's row; prev is

@@ -124,8 +124,6 @@ static void fill(struct kw_recording *r, int run, bool patched)
 	}
 }
 
-typedef int (*printer)(FILE *f, const struct kw_recording *r);
-
 static int section(FILE *f, const struct kw_recording *r)
 {
 	kw_ufuncs_print(f, r);
@@ -151,35 +149,6 @@ static int recording_json(FILE *f, const struct kw_recording *r)
 	return dump(f, kw_ufuncs_json(r));
 }
 
-static char *render(const struct kw_recording *r, printer fn, size_t *len)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-
-	if (!f)
-		return NULL;
-	if (fn(f, r)) {
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-static void golden(const struct kw_recording *r, printer fn, const char *name, size_t width)
-{
-	size_t len;
-	char *buf = render(r, fn, &len);
-
-	if (!ASSERT_TRUE(buf, name))
-		return;
-	ASSERT_GOLDEN(buf, len, name);
-	if (width)
-		ASSERT_TRUE(kw_test_fits(buf, width), name);
-	free(buf);
-}
-
 static void recording(void)
 {
 	struct kw_recording r, back;
@@ -188,12 +157,12 @@ static void recording(void)
 	FILE *f;
 
 	fill(&r, 0, false);
-	golden(&r, section, "userfn-report-base.txt", 80);
-	golden(&r, report_json, "userfn-report-base.json", 0);
-	golden(&r, recording_json, "userfn-recording-base.json", 0);
+	ASSERT_PRINTS(&r, section, "userfn-report-base.txt", 80);
+	ASSERT_PRINTS(&r, report_json, "userfn-report-base.json", 0);
+	ASSERT_PRINTS(&r, recording_json, "userfn-recording-base.json", 0);
 	kw_recording_free(&r);
 	fill(&r, 0, true);
-	golden(&r, section, "userfn-report-patched.txt", 80);
+	ASSERT_PRINTS(&r, section, "userfn-report-patched.txt", 80);
 
 	/* the whole recording: parsed and written again, not a byte changes */
 	f = open_memstream(&a, &alen);

@@ -48,7 +48,7 @@ try top-i0 kvmwalk top --interval 0 --once
 try top-ineg kvmwalk top --interval -1 --once
 try serve-i0 kvmwalk serve --interval 0
 try serve-port kvmwalk serve --listen 127.0.0.1:99999
-try serve-addr kvmwalk serve --listen localhost:9464
+try serve-addr kvmwalk serve --listen localhost:19464
 try serve-buckets kvmwalk serve --buckets decimal
 try compare-level kvmwalk compare --level 1.5 a -- b
 try compare-method kvmwalk compare --method guess a -- b

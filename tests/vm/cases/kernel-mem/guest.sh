@@ -18,10 +18,10 @@ bpftool -j map show >during.maps.json
 wait $pid
 echo $? >rec.rc
 bpftool -j map show >before-serve.maps.json
-kvmwalk serve --listen 127.0.0.1:9464 --interval 1 2>serve.log &
+kvmwalk serve --listen 127.0.0.1:19464 --interval 1 2>serve.log &
 pid=$!
 i=0
-until wget -q -O serve.prom http://127.0.0.1:9464/metrics; do
+until wget -q -O serve.prom http://127.0.0.1:19464/metrics; do
 	i=$((i + 1))
 	[ $i -gt 300 ] && break
 	sleep 0.2

@@ -12,10 +12,10 @@ kvmwalk report rec.json >report.txt 2>&1
 echo $? >report.rc
 # the same through the exporter
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
-kvmwalk serve --listen 127.0.0.1:9464 --interval 1 2>serve.log &
+kvmwalk serve --listen 127.0.0.1:19464 --interval 1 2>serve.log &
 pid=$!
 i=0
-until wget -q -O /dev/null http://127.0.0.1:9464/metrics; do
+until wget -q -O /dev/null http://127.0.0.1:19464/metrics; do
 	i=$((i + 1))
 	[ $i -gt 300 ] && break
 	sleep 0.2
@@ -23,7 +23,7 @@ done
 $load >/dev/null 2>serve-load.err
 echo $? >serve-load.rc
 sleep 2.5
-wget -q -O after.prom http://127.0.0.1:9464/metrics
+wget -q -O after.prom http://127.0.0.1:19464/metrics
 kill -TERM $pid
 wait $pid
 echo $? >serve.rc

@@ -6,8 +6,8 @@
 # the probes the cheap set leaves out attach again.
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 mkdir tf && chown 65534:65534 tf && chmod 755 tf
-url=http://127.0.0.1:9464
-kvmwalk serve --listen 127.0.0.1:9464 --interval 1 --user 65534:65534 \
+url=http://127.0.0.1:19464
+kvmwalk serve --listen 127.0.0.1:19464 --interval 1 --user 65534:65534 \
 	--textfile "$PWD/tf/kvmwalk.prom" 2>serve.log &
 pid=$!
 i=0
@@ -40,10 +40,10 @@ echo $? >serve.rc
 ls tf >textfile-after-exit.ls
 kvmwalk probes --probe cheap >probes-cheap.txt 2>&1
 echo $? >probes-cheap.rc
-kvmwalk serve --probe all --listen 127.0.0.1:9465 --interval 1 2>serve-all.log &
+kvmwalk serve --probe all --listen 127.0.0.1:19465 --interval 1 2>serve-all.log &
 pid=$!
 i=0
-until wget -q -O all.prom http://127.0.0.1:9465/metrics; do
+until wget -q -O all.prom http://127.0.0.1:19465/metrics; do
 	i=$((i + 1))
 	[ $i -gt 300 ] && break
 	sleep 0.2

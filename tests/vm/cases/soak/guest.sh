@@ -9,8 +9,8 @@
 secs=${SOAK_SECS:-1800}
 echo "$secs" >soak.secs
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
-url=http://127.0.0.1:9464/metrics
-kvmwalk serve --listen 127.0.0.1:9464 --interval 1 --user 65534:65534 2>serve.log &
+url=http://127.0.0.1:19464/metrics
+kvmwalk serve --listen 127.0.0.1:19464 --interval 1 --user 65534:65534 2>serve.log &
 pid=$!
 i=0
 until timeout 5 wget -q -O first.prom $url; do
