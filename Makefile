@@ -134,6 +134,12 @@ $(OUT)/kvmwalk.skel.h: $(OUT)/kvmwalk.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name kvmwalk_bpf > $@
 
+# The sampled mode (--sample) is an object of its own: it shares no map with the probes.
+$(OUT)/sample.skel.h: $(OUT)/bpf/sample.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name kw_sample_bpf > $@
+$(OUT)/sampler.o: $(OUT)/sample.skel.h
+
 $(OUT)/loader.o $(OUT)/loader_load.o $(OUT)/loader_attach.o $(OUT)/loader_state.o $(OUT)/collect.o \
 	$(OUT)/events.o: $(OUT)/kvmwalk.skel.h
 
@@ -168,7 +174,7 @@ $(OUT)/guests/dirty.elf: tests/vm/guests/dirty-$(ARCH).S | deps-build
 # is linked in.
 UNIT_LIB_SRCS := $(filter-out user/main.c user/loader.c user/loader_load.c user/loader_attach.c \
 	user/collect.c user/events.c user/serve.c user/serve_http.c user/probes_cmd.c \
-	user/record_cmd.c user/top_cmd.c user/loader_state.c \
+	user/record_cmd.c user/top_cmd.c user/loader_state.c user/sampler.c \
 	user/load/main.c user/load/kvm.c user/load/guest_%.c user/load/scenario.c, \
 	$(wildcard user/*.c user/load/*.c))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -249,9 +255,10 @@ ab: setup
 
 # The BPF programs of both arches are read-only observers (docs/safety.md).
 safety: setup
-	$(Q)$(MAKE) -s ARCH=x86 build/x86/kvmwalk.bpf.o
-	$(Q)$(MAKE) -s ARCH=arm64 build/arm64/kvmwalk.bpf.o
-	$(Q)tests/safety/check-readonly build/x86/kvmwalk.bpf.o build/arm64/kvmwalk.bpf.o
+	$(Q)$(MAKE) -s ARCH=x86 build/x86/kvmwalk.bpf.o build/x86/bpf/sample.bpf.o
+	$(Q)$(MAKE) -s ARCH=arm64 build/arm64/kvmwalk.bpf.o build/arm64/bpf/sample.bpf.o
+	$(Q)tests/safety/check-readonly build/x86/kvmwalk.bpf.o build/arm64/kvmwalk.bpf.o \
+		build/x86/bpf/sample.bpf.o build/arm64/bpf/sample.bpf.o
 
 demo: setup
 	$(Q)scripts/demo
@@ -295,7 +302,8 @@ BENCH_SRCS := user/bench/main.c user/bench/probes.c user/bench/empty.c user/benc
 	user/bench/userspace.c user/stats.c user/hist.c user/probes.c user/record.c user/outfile.c user/report.c \
 	user/findings.c user/prom.c user/timeline.c user/svg.c user/userfn.c user/counters.c user/fmt.c \
 	user/userfn_opts.c user/ioctls.c user/kvmstats.c user/kvmstats_view.c user/workload.c user/runs.c \
-	user/conditions.c user/vmm.c user/report_conditions.c
+	user/conditions.c user/vmm.c user/report_conditions.c user/sampled.c user/sampled_view.c \
+	user/prom_sampled.c
 BENCH_OBJS := $(patsubst user/%.c,$(OUT)/%.o,$(BENCH_SRCS))
 
 $(OUT)/bench.skel.h: $(OUT)/bpf/bench.bpf.o

@@ -24,6 +24,9 @@ struct loader_opts {
 	enum kw_probe_set set;	 /* the largest set named (all by default, serve's cheap) */
 	const char *probe_arg;	 /* --probe as given, NULL: the default set */
 	bool none_ok;		 /* record: --probe none (nothing attached, no BPF) is allowed */
+	/* --sample[=HZ], --probe sampled: the sampled mode at HZ per CPU (sampler.h), 0: off */
+	unsigned int sample_hz;
+	bool sample_ok; /* record: --sample is allowed */
 	bool verbose;		 /* libbpf's messages */
 	/*
 	 * Log2 histograms in the kernel (struct kw_hist_slots.log2): 552 instead of 4000 bytes per

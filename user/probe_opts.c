@@ -2,16 +2,19 @@
 /* --attach, --probe, --pid, --no-visits, -v: the argp child of the probe commands (probe_opts.h). */
 #include <argp.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pids.h"
 #include "probe_opts.h"
+#include "sample_abi.h"
 
 enum {
 	OPT_ATTACH = 1100, /* the parents number theirs from 1000 */
 	OPT_PROBE,
 	OPT_NO_VISITS,
 	OPT_VM,
+	OPT_SAMPLE,
 };
 
 static const struct argp_option options[] = {
@@ -30,10 +33,22 @@ static const struct argp_option options[] = {
 		 "kvm_arch_prepare_memory_region, kvm_mmu_notifier_invalidate_range_start, "
 		 "kvm_nested_s2_unmap, kvm_mmu_notifier_release; for times that carry almost none "
 		 "of kvmwalk's cost), "
-		 "none (record only: no BPF at all, the command's wall time and the host). A set's "
+		 "none (record only: no BPF at all, the command's wall time and the host), sampled "
+		 "(record only: none of these probes, the sampled mode alone, as --probe none "
+		 "--sample). A set's "
 		 "probes that this kernel lacks are unavailable, not an error; probes left out show "
 		 "as off" },
 	{ .name = "probes", .key = OPT_PROBE, .flags = OPTION_ALIAS },
+	{ .name = "sample", .key = OPT_SAMPLE, .arg = "HZ", .flags = OPTION_ARG_OPTIONAL,
+	  .doc = "record and serve: also the sampled mode, at a fixed cost whatever KVM does: a "
+		 "software CPU clock at HZ samples per second on every online CPU (default 49, "
+		 "1 to 999) whose kernel stack a BPF program classifies in the kernel: which "
+		 "walker, flush, zap or fault function (the innermost on the stack) under which "
+		 "trigger (ioctl, notifier, fault, teardown, nested unmap), per process. The "
+		 "recording's sampled section estimates each one's CPU time as samples / HZ, "
+		 "+- 1.96 sqrt(samples) / HZ (95 %); serve exports it as "
+		 "kvmwalk_sampled_cpu_seconds_total. It samples every process: --pid and --vm "
+		 "filter only the probes" },
 	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
 	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
 		 "comma-separated, space-separated as pidof prints them (--pid \"$(pidof "
@@ -72,7 +87,31 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--attach is auto, fentry or kprobe, not '%s'", arg);
 		lo->attach = kw_attach_by_name(arg);
 		break;
+	case OPT_SAMPLE:
+		if (arg) {
+			char *end;
+			unsigned long hz = strtoul(arg, &end, 10);
+
+			if (*end || !*arg || hz < 1 || hz > KW_SAMPLE_MAX_HZ)
+				argp_error(state, "--sample: a rate of 1 to %d per second, not '%s'",
+					   KW_SAMPLE_MAX_HZ, arg);
+			lo->sample_hz = hz;
+		} else {
+			lo->sample_hz = KW_SAMPLE_DEFAULT_HZ;
+		}
+		break;
 	case OPT_PROBE:
+		/* the sampled mode alone: no per-call probe */
+		if (!strcmp(arg, "sampled")) {
+			lo->probes = 0;
+			lo->required = 0;
+			lo->cheap = false;
+			lo->set = KW_SET_NONE;
+			lo->probe_arg = arg;
+			if (!lo->sample_hz)
+				lo->sample_hz = KW_SAMPLE_DEFAULT_HZ;
+			break;
+		}
 		/* A misspelt name must not silently record nothing. */
 		if (kw_probe_sel_parse(arg, &sel, err, sizeof(err)))
 			argp_error(state, "%s", err);
@@ -102,8 +141,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		/* argp_error() returns under ARGP_NO_EXIT (the unit tests): an error then */
+		if (lo->sample_hz && !lo->sample_ok) {
+			argp_error(state, "--sample: only record and serve take it");
+			return EINVAL;
+		}
 		if (lo->set != KW_SET_NONE)
 			break;
+		if (!lo->none_ok && lo->sample_hz) {
+			argp_error(state, "--probe sampled: only record takes it (serve --sample adds "
+					  "the sampled mode to the probes)");
+			return EINVAL;
+		}
 		if (!lo->none_ok) {
 			argp_error(state, "--probe none attaches nothing: only record takes it (the "
 					  "command's wall time and the host, without BPF)");
@@ -111,7 +159,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		if (lo->npids || lo->nvms) {
 			argp_error(state, "--probe none attaches nothing: --pid and --vm have "
-					  "nothing to filter");
+					  "nothing to filter (the sampled mode samples every process)");
 			return EINVAL;
 		}
 		if (lo->nufuncs) {

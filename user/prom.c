@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "kvmstats.h"
 #include "prom.h"
+#include "prom_sampled.h"
 
 /*
  * Bucket boundaries. A fine bucket holds integers [lower, upper]; the Prometheus bucket
@@ -770,6 +771,8 @@ int prom_write(FILE *f, const struct kw_recording *r, const struct prom_opts *o)
 	put_counters(f, r, o);
 	put_kvm_stats(f, r);
 	put_health(f, r, o);
+	if ((err = prom_put_sampled(f, r, o->per_vm)))
+		return err;
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -149,6 +149,8 @@ void kw_recording_free(struct kw_recording *r)
 	r->intervals = NULL;
 	r->meta.nparams = r->ncbs = r->ntrigs = r->nintervals = 0;
 	kw_workload_free(&r->workload);
+	kw_sampled_free(&r->sampled);
+	r->sampled.hz = 0;
 }
 
 static int grow(void **arr, size_t *n, size_t elem, const void *item)
@@ -781,6 +783,9 @@ static json_t *recording_json(const struct kw_recording *r)
 	/* record --workload-times; absent without it */
 	if (r->workload.nphases)
 		json_object_set_new(root, "workload", kw_workload_json(&r->workload));
+	/* record --sample; absent without it */
+	if (r->sampled.hz)
+		json_object_set_new(root, "sampled", kw_sampled_json(&r->sampled));
 
 	o = json_object();
 	json_object_set_new(o, "stats_enabled", json_boolean(r->overhead.stats_enabled));
@@ -1658,6 +1663,17 @@ int kw_recording_parse(struct kw_recording *r, const char *text, char *err, size
 	check_workload(&rd, get_obj(&rd, root, "", "workload"));
 	if (kw_workload_from_json(&r->workload, get_obj(&rd, root, "", "workload")))
 		goto nomem;
+
+	o = json_object_get(root, "sampled");
+	if (o) {
+		char serr[128];
+		int e = kw_sampled_from_json(&r->sampled, o, serr, sizeof(serr));
+
+		if (e == -ENOMEM)
+			goto nomem;
+		if (e)
+			rd_bad(&rd, "%s", serr);
+	}
 
 	o = get_obj(&rd, root, "", "overhead");
 	r->overhead.stats_enabled = get_bool(&rd, o, "overhead", "stats_enabled");

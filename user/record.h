@@ -14,6 +14,7 @@
 #include "hist.h"
 #include "kvmstats.h"
 #include "probes.h"
+#include "sampled.h"
 #include "userfn_opts.h"
 #include "workload.h"
 #include "vmm.h"
@@ -303,6 +304,8 @@ struct kw_recording {
 	struct kw_kvmstats kvmstats;
 	/* record --workload-times: the command's own phase times (nphases 0: none) */
 	struct kw_workload workload;
+	/* --sample: the sampled mode's section (sampled.h; hz 0: not sampled) */
+	struct kw_sampled sampled;
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "runs.h"
 #include "report_conditions.h"
 #include "timeline.h"
+#include "sampled_view.h"
 #include "userfn.h"
 
 double kw_overhead_ns_per_run(const struct kw_recording *r)
@@ -924,6 +925,7 @@ int kw_report_text(FILE *f, const struct kw_recording *r, const char *name)
 	print_memslot_ops(f, r);
 	print_trigs(f, r);
 	kw_ufuncs_print(f, r);
+	kw_sampled_print(f, r);
 	kw_kvmstats_print(f, r);
 	print_vms(f, r);
 	print_recording(f, r);
@@ -1038,6 +1040,8 @@ int kw_report_json(FILE *f, const struct kw_recording *r)
 	json_object_set_new(root, "triggers", a);
 	if (r->nufuncs)
 		json_object_set_new(root, "user_functions", kw_ufuncs_report_json(r));
+	if ((o = kw_sampled_report_json(r)))
+		json_object_set_new(root, "sampled", o);
 	if ((o = kw_kvmstats_report_json(r)))
 		json_object_set_new(root, "kvm_stats", o);
 	json_object_set_new(root, "vms", kw_vms_json(r));

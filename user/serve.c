@@ -40,6 +40,7 @@
 #include "procself.h"
 #include "prom.h"
 #include "commands.h"
+#include "sampler.h"
 #include "serve_http.h"
 #include "textfile.h"
 #include "webconfig.h"
@@ -189,6 +190,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->lo;
 		o->lo.cheap = true; /* the default probe set: before the child's ARGP_KEY_INIT */
+		o->lo.sample_ok = true;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -262,6 +264,7 @@ static const struct argp argp = {
 	       "      --web.config.file /etc/kvmwalk/web.yml\n"
 	       "  kvmwalk serve --probe all        # every probe, as record attaches\n"
 	       "  kvmwalk serve --probe-cost       # and what they cost\n"
+	       "  kvmwalk serve --sample           # and the sampled mode, 49 Hz per CPU\n"
 	       "  kvmwalk serve --interval 15 \\\n"
 	       "      --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom\n"
 	       "  curl -s http://127.0.0.1:" DEFAULT_PORT "/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
@@ -275,10 +278,14 @@ static struct kw_meta meta0;		 /* filled once, while privileged */
 static struct kw_kvmstats_reader ksr0 = { .dirfd = -1 }; /* its debugfs folder: opened then */
 static char pf_names0[KW_NR_PF_RET][32]; /* the RET_PF_* names: need the kvm module's BTF */
 
+static struct sampler *smp0; /* --sample: the sampled mode (sampler.h), NULL without */
+
 static int collect(struct loader *l, struct kw_recording *r)
 {
 	int err = loader__collect(l, r);
 
+	if (!err && smp0)
+		err = sampler__collect(smp0, r);
 	if (err)
 		return err;
 	r->meta = meta0;
@@ -421,6 +428,10 @@ int serve_main(int argc, char **argv)
 	if (o.probe_cost && loader__stats_start(l, false))
 		fprintf(stderr, "kvmwalk serve: --probe-cost: BPF_ENABLE_STATS refused (kernels "
 				"before 5.8 have none): no probe cost\n");
+	if (o.lo.sample_hz && !(smp0 = sampler__open(o.lo.sample_hz, false, o.lo.verbose, &code))) {
+		loader__destroy(l);
+		return code;
+	}
 	/* debugfs auto only: the binary stats need privileges dropped below (kvmstats_read.c) */
 	kw_kvmstats_open(&ksr0, o.kvm_stats == KW_KSM_AUTO ? KW_KSM_DEBUGFS : o.kvm_stats, "",
 			 true);
@@ -452,6 +463,7 @@ int serve_main(int argc, char **argv)
 
 	for (double next = kw_mono_s() + o.interval; !stop;) {
 		loader__poll(l, 50); /* names each new process at once; --vm: each exec */
+		sampler__poll(smp0);
 		if (h)
 			serve_http__expire(h);
 		if (kw_mono_s() < next)
@@ -467,6 +479,7 @@ cleanup:
 		textfile__remove(tf);
 	textfile__close(tf);
 	kw_kvmstats_close(&ksr0);
+	sampler__destroy(smp0);
 	loader__destroy(l);
 	kw_recording_free(&r);
 	kw_webconfig_free(&wc);

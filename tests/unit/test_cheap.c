@@ -199,7 +199,7 @@ static bool other_series(const char *text, const char *label)
 static void test_dashboard_families(void)
 {
 	static const char *const archs[] = { "arm64", "x86" };
-	char *expo[2] = {}, *lock = NULL, *text = NULL;
+	char *expo[3] = {}, *lock = NULL, *text = NULL;
 	struct kw_recording r = {};
 	struct prom_facts facts = { .version = "0.1-test" }; /* serve's: collect errors */
 	struct prom_opts o = { .buckets = PROM_BUCKETS_LOG2, .facts = &facts };
@@ -229,6 +229,19 @@ static void test_dashboard_families(void)
 			snprintf(series, sizeof(series), "{function=\"%s\"", kw_probes[p].name);
 			ASSERT_FALSE(other_series(expo[a], series), series);
 		}
+	}
+	/* the sampled mode's families: served with serve --sample (off by default), and then only */
+	{
+		struct kw_sample_row row = { 1, "kvm_pgtable_walk", "vm_teardown", 1 };
+		struct kw_recording sr = { .sampled = { .hz = 49, .ncpus = 2, .samples = 1,
+							.run_cnt = 1, .nrows = 1, .rows = &row } };
+		size_t len;
+
+		ASSERT_FALSE(served(expo[0], "kvmwalk_samples_total") ||
+				     served(expo[1], "kvmwalk_samples_total"),
+			     "no sampled family without --sample");
+		if (!ASSERT_EQ(prom_render(&sr, &o, &expo[2], &len), 0, "sampled"))
+			goto out;
 	}
 	/* the mmu_lock panels' promise: --probe cheap,mmu_lock_wait serves what they read */
 	{
@@ -269,7 +282,10 @@ static void test_dashboard_families(void)
 				continue;
 			}
 			families++;
-			ASSERT_TRUE(served(expo[0], name) || served(expo[1], name), name);
+			if (!strncmp(name, "kvmwalk_sample", 14))
+				ASSERT_TRUE(served(expo[2], name), name);
+			else
+				ASSERT_TRUE(served(expo[0], name) || served(expo[1], name), name);
 		}
 		free(text);
 		text = NULL;
@@ -280,6 +296,7 @@ out:
 	free(lock);
 	free(expo[0]);
 	free(expo[1]);
+	free(expo[2]);
 }
 
 void test_cheap(void)

@@ -5,7 +5,8 @@
 # --env OVERHEAD_PROBES=cheap records with that probe set (serve's default) instead of every
 # probe (record's), `record --probe cheap`; OVERHEAD_PROBES=all:cheap (sets separated by ':')
 # records with each in turn, alternating with the run without in the same boot. --env
-# OVERHEAD_RUNS=N: N runs (default 3).
+# OVERHEAD_RUNS=N: N runs (default 3). OVERHEAD_PROBES=sampled:cheap: the sampled mode alone
+# (`record --probe sampled`, 49 Hz) against the cheap set (docs/performance.md, "The sampled mode").
 RUNS=${OVERHEAD_RUNS:-${KW_OVERHEAD_RUNS:-3}}
 PROBES=$(echo "${OVERHEAD_PROBES:-all}" | tr : ' ')
 args() {
