@@ -22,6 +22,20 @@ const char *const kw_sample_trigger_names[KW_NR_SAMPLE_TRIGGERS] = {
 #define WAS(f, label) { .func = #f, .what = label }
 #define T(f, t) { .func = #f, .trigger = t }
 
+/* The triggers in virt/kvm/kvm_main.c: the same functions on both arches. */
+/* clang-format off */
+#define KW_GENERIC_TRIGGERS \
+	T(kvm_vcpu_ioctl, KW_ST_VCPU_IOCTL), \
+	T(kvm_vm_ioctl, KW_ST_VM_IOCTL), \
+	T(kvm_mmu_notifier_invalidate_range_start, KW_ST_NOTIFIER), \
+	T(kvm_mmu_notifier_invalidate_range_end, KW_ST_NOTIFIER), \
+	T(kvm_mmu_notifier_clear_flush_young, KW_ST_AGING), \
+	T(kvm_mmu_notifier_clear_young, KW_ST_AGING), \
+	T(kvm_mmu_notifier_test_young, KW_ST_AGING), \
+	T(kvm_mmu_notifier_release, KW_ST_TEARDOWN), \
+	T(kvm_destroy_vm, KW_ST_TEARDOWN)
+/* clang-format on */
+
 /*
  * The functions kvmwalk's probes know (user/probes.c, docs/design.md), and the static helpers a
  * sample lands in while they run. A sample takes the innermost work frame, so a TLB flush made
@@ -50,15 +64,7 @@ static const struct kw_sample_fdef arm64_defs[] = {
 	W(kvm_flush_remote_tlbs_range),
 	W(kvm_flush_remote_tlbs_memslot),
 	W(user_mem_abort),
-	T(kvm_vcpu_ioctl, KW_ST_VCPU_IOCTL),
-	T(kvm_vm_ioctl, KW_ST_VM_IOCTL),
-	T(kvm_mmu_notifier_invalidate_range_start, KW_ST_NOTIFIER),
-	T(kvm_mmu_notifier_invalidate_range_end, KW_ST_NOTIFIER),
-	T(kvm_mmu_notifier_clear_flush_young, KW_ST_AGING),
-	T(kvm_mmu_notifier_clear_young, KW_ST_AGING),
-	T(kvm_mmu_notifier_test_young, KW_ST_AGING),
-	T(kvm_mmu_notifier_release, KW_ST_TEARDOWN),
-	T(kvm_destroy_vm, KW_ST_TEARDOWN),
+	KW_GENERIC_TRIGGERS,
 	T(kvm_handle_guest_abort, KW_ST_FAULT),
 	T(kvm_nested_s2_unmap, KW_ST_NESTED_UNMAP),
 	{},
@@ -81,15 +87,7 @@ static const struct kw_sample_fdef x86_defs[] = {
 	W(kvm_flush_remote_tlbs),
 	W(kvm_flush_remote_tlbs_range),
 	W(kvm_flush_remote_tlbs_memslot),
-	T(kvm_vcpu_ioctl, KW_ST_VCPU_IOCTL),
-	T(kvm_vm_ioctl, KW_ST_VM_IOCTL),
-	T(kvm_mmu_notifier_invalidate_range_start, KW_ST_NOTIFIER),
-	T(kvm_mmu_notifier_invalidate_range_end, KW_ST_NOTIFIER),
-	T(kvm_mmu_notifier_clear_flush_young, KW_ST_AGING),
-	T(kvm_mmu_notifier_clear_young, KW_ST_AGING),
-	T(kvm_mmu_notifier_test_young, KW_ST_AGING),
-	T(kvm_mmu_notifier_release, KW_ST_TEARDOWN),
-	T(kvm_destroy_vm, KW_ST_TEARDOWN),
+	KW_GENERIC_TRIGGERS,
 	T(kvm_mmu_page_fault, KW_ST_FAULT),
 	{},
 };
