@@ -9,21 +9,33 @@
 # (`record --probe sampled`, 49 Hz) against the cheap set (docs/performance.md, "The sampled mode").
 RUNS=${OVERHEAD_RUNS:-${KW_OVERHEAD_RUNS:-3}}
 PROBES=$(echo "${OVERHEAD_PROBES:-all}" | tr : ' ')
+# --env OVERHEAD_LONG=1: each scenario made 4-16 times longer (more memory, more iterations), so
+# that its walker-heavy phases last 50-300 ms under emulation instead of 1-20 ms (overhead-sampled).
 args() {
+	if [ "${OVERHEAD_LONG:-0}" = 1 ]; then
+		case $1 in
+		split) echo "--mem=32M --iterations=4 --backing=thp --eager-split=2M" ;;
+		empty-unmap) echo "--mem=8M --iterations=16 --range=2M --sparse=256G" ;;
+		clear) echo "--mem=32M --iterations=4" ;;
+		invalidate) echo "--mem=8M --iterations=32 --range=2M --pattern=same" ;;
+		wrprotect-fault) echo "--mem=32M --iterations=6" ;;
+		esac
+		return
+	fi
 	case $1 in
-	split) echo "--backing=thp --eager-split=2M" ;;
-	empty-unmap) echo "--range=2M --sparse=256G" ;;
-	invalidate) echo "--range=2M --pattern=same" ;;
-	*) echo "" ;;
+	split) echo "--mem=8M --iterations=2 --backing=thp --eager-split=2M" ;;
+	empty-unmap) echo "--mem=8M --iterations=2 --range=2M --sparse=256G" ;;
+	invalidate) echo "--mem=8M --iterations=2 --range=2M --pattern=same" ;;
+	*) echo "--mem=8M --iterations=2" ;;
 	esac
 }
 base() {
-	kvmwalk-load --scenario=$1 --vcpus=2 --mem=8M --iterations=2 $(args $1) \
+	kvmwalk-load --scenario=$1 --vcpus=2 $(args $1) \
 		--json=$1-base-$2.json >/dev/null 2>>base.err || echo "$1 base $2" >>failed
 }
 with() {
 	kvmwalk record --probe "$3" -o $1-rec-$3-$2.json -- kvmwalk-load --scenario=$1 --vcpus=2 \
-		--mem=8M --iterations=2 $(args $1) --json=$1-kw-$3-$2.json >/dev/null 2>>record.err ||
+		$(args $1) --json=$1-kw-$3-$2.json >/dev/null 2>>record.err ||
 		echo "$1 kvmwalk $3 $2" >>failed
 }
 rev() { for w in "$@"; do r="$w $r"; done; echo $r; unset r; }
@@ -42,4 +54,7 @@ while [ $i -le $RUNS ]; do
 done
 echo $RUNS >runs
 echo $PROBES >probes
+for s in split empty-unmap clear invalidate wrprotect-fault; do echo "$s $(args $s)"; done >args
+# OVERHEAD_LIMITS="SET=RATIO ...": check asserts each scenario's walker-heavy phases at most RATIO
+echo "${OVERHEAD_LIMITS:-}" | tr ' :' '\n\n' | grep = >limits || true
 [ ! -e failed ]
