@@ -38,7 +38,7 @@ void kw_sampled_print(FILE *f, const struct kw_recording *r)
 		s->hz, s->hz);
 	/* A tick the CPU did not take (its timer delayed past the next period, or, on a virtual
 	 * CPU, time the hypervisor ran something else) is no sample: every estimate is low by the
-	 * share missing here. Hosts on hardware give 100 %; emulated x86 hosts gave 92-96 % at 999 Hz. */
+	 * share missing here. Hosts on hardware give 100 %; emulated x86 hosts gave 90-96 % at 999 Hz. */
 	if (s->seconds > 0 && s->ncpus)
 		fprintf(f, "  ticks taken: %.1f %% of %s (Hz x CPUs x s); estimates are low by the rest\n",
 			100.0 * s->samples / (s->hz * (double)s->ncpus * s->seconds),
