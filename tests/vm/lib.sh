@@ -169,12 +169,17 @@ finish_keep_going() {
 # (the MMU notifier's release): the two probe VMs of the host's IPA limit (ipa-limit.txt, from
 # the boot log; 52 bits with QEMU's -cpu max) 2 x 2^(IPA - 30) walks, the vgic probe's barebones
 # VM (type 0: 40 bits) and the test's VM 2^10 each. Earlier kernels free a VM in one walk.
+# The teardown series' patched kernel (AB_SERIES=arm64-teardown-skip-empty) walks only the
+# top-level entries still valid at release: none here, as the probe VMs never map anything and
+# the test's VM has its memory unmapped (kvm_vm_free munmaps each slot: the MMU notifier's
+# invalidation frees the emptied tables) before the VM's last fd closes. 0 walks.
 selftest_teardown() {
 	local ipa tw
 	[ "$KW_ARCH:$KW_KERNEL" = arm64:7.3 ] || return 0
 	ipa=$(cat ipa-limit.txt)
 	[ -n "$ipa" ] || { fail "no IPA limit in the host's boot log"; ipa=52; }
 	tw=$((2 * (1 << (ipa - 30)) + 2 * (1 << 10)))
+	[ "${AB_SERIES:-}" != arm64-teardown-skip-empty ] || tw=0
 	same "teardown walks (stage2_free_walker, 1 GiB)" "$(finding teardown_walks .count)" - $tw
 	same "teardown walks under vm_teardown" "$(finding teardown_walks .vm_teardown_walks)" - $tw
 	same "teardown bytes" "$(finding teardown_walks .bytes)" - $((tw << 30))
