@@ -60,6 +60,13 @@ done
 echo $RUNS >runs
 echo $PROBES >probes
 for s in split empty-unmap clear invalidate wrprotect-fault; do echo "$s $(args $s)"; done >args
-# OVERHEAD_LIMITS="SET=RATIO SET@49=RATIO ...": check asserts the walker-heavy phases against them
-echo "${OVERHEAD_LIMITS:-}" | tr ' :' '\n\n' | grep = >limits || true
+# OVERHEAD_LIMITS="SET=RATIO SET@49=RATIO ..." (space- or colon-separated): check asserts the
+# walker-heavy phases against them; an entry without = fails the case rather than vanish.
+: >limits
+for l in $(echo "${OVERHEAD_LIMITS:-}" | tr ':' ' '); do
+	case $l in
+	?*=?*) echo "$l" >>limits ;;
+	*) echo "OVERHEAD_LIMITS: '$l' is not SET=RATIO" >&2; echo "limits $l" >>failed ;;
+	esac
+done
 [ ! -e failed ]
