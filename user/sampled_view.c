@@ -25,6 +25,7 @@ void kw_sampled_print(FILE *f, const struct kw_recording *r)
 {
 	const struct kw_sampled *s = &r->sampled;
 	char a[32], b[32], c[32], d[32];
+	double ticks;
 
 	if (!s->hz)
 		return;
@@ -39,11 +40,11 @@ void kw_sampled_print(FILE *f, const struct kw_recording *r)
 	/* A tick the CPU did not take (its timer delayed past the next period, or, on a virtual
 	 * CPU, time the hypervisor ran something else) is no sample: every estimate is low by the
 	 * share missing here. Hosts on hardware give 100 %; emulated x86 hosts gave 90-96 % at 999 Hz. */
-	if (s->seconds > 0 && s->ncpus)
+	ticks = s->hz * (double)s->ncpus * s->seconds;
+	if (ticks > 0)
 		fprintf(f, "  ticks taken: %.1f %% of %s (Hz x CPUs x s); estimates are low by the rest\n",
-			100.0 * s->samples / (s->hz * (double)s->ncpus * s->seconds),
-			kw_fmt_count_exact(a, sizeof(a),
-					   (__u64)(s->hz * (double)s->ncpus * s->seconds + 0.5)));
+			100.0 * s->samples / ticks,
+			kw_fmt_count_exact(a, sizeof(a), (__u64)(ticks + 0.5)));
 	if (s->dropped || s->deep)
 		fprintf(f, "  lost: %s samples not counted (row map full), %s stacks cut at %d "
 			   "frames\n",
