@@ -247,8 +247,8 @@ const struct kw_probe_desc kw_probes[KW_NR_PROBES] = {
 };
 
 /*
- * The cheap set, `kvmwalk serve`'s default (record and top attach every probe): what the
- * dashboard and the rules read (dashboards/kvmwalk.json, kvmwalk.rules.yml), without the probes
+ * The cheap set (`kvmwalk serve --probe cheap`; serve's default is the timing set below with
+ * the sampled mode, record and top attach every probe): what the dashboard and the rules read (dashboards/kvmwalk.json, kvmwalk.rules.yml), without the probes
  * that run for every vCPU entry, fault or iterator step and feed none of it. Read from the two
  * files, family by family:
  *
@@ -310,7 +310,9 @@ const kw_probe_mask kw_probes_cheap =
 			  KW_PROBE_BIT(KW_P_TDP_CLEAR_DIRTY));
 
 /*
- * The timing set (`record --probe timing`): the probes that time a whole operation once per call,
+ * The timing set (`record --probe timing`, and serve's default beside the sampled mode, whose
+ * cost then does not grow with the walks: docs/performance.md, "The sampled mode"): the probes
+ * that time a whole operation once per call,
  * so that its time carries one probe's cost, not one per walk, visit or flush inside it. An A/B's
  * headline times come from runs made with it (or with none: the workload's own times), its
  * counts from runs with every probe; compare picks each row from the runs that measure it with

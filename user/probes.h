@@ -86,9 +86,10 @@ typedef unsigned long long kw_probe_mask;
 _Static_assert(KW_NR_PROBES < 64, "kw_probe_mask holds every probe");
 
 /*
- * The named probe sets --probe takes besides probe names: "all", "cheap", serve's default,
- * "timing", the probes that time a whole operation once per call (their definitions and the
- * reasoning behind them are in probes.c), and "none", nothing at all (record then loads no BPF).
+ * The named probe sets --probe takes besides probe names: "all", "cheap", what the dashboard's
+ * per-walk panels read, "timing", the probes that time a whole operation once per call (serve's
+ * default, with the sampled mode; their definitions and the reasoning behind them are in
+ * probes.c), and "none", nothing at all (record then loads no BPF).
  * A set holds the probes of both arches; the loader plans only this arch's.
  */
 extern const kw_probe_mask kw_probes_cheap;

@@ -448,6 +448,9 @@ int serve_main(int argc, char **argv)
 		loader__destroy(l);
 		return code;
 	}
+	/* bounded however many VMs come and go (as the probes' rows: loader_opts keep_exited) */
+	if (smp0)
+		sampler__fold_exited(smp0);
 	/* debugfs auto only: the binary stats need privileges dropped below (kvmstats_read.c) */
 	kw_kvmstats_open(&ksr0, o.kvm_stats == KW_KSM_AUTO ? KW_KSM_DEBUGFS : o.kvm_stats, "",
 			 true);

@@ -232,7 +232,7 @@ static void test_dashboard_families(void)
 	}
 	/* the sampled mode's families: served with serve --sample (off by default), and then only */
 	{
-		struct kw_sample_row row = { 1, "kvm_pgtable_walk", "vm_teardown", 1 };
+		struct kw_sample_row row = { 1, "kvm_pgtable_walk", "vm_teardown", 1, "" };
 		struct kw_recording sr = { .sampled = { .hz = 49, .ncpus = 2, .samples = 1,
 							.run_cnt = 1, .nrows = 1, .rows = &row } };
 		size_t len;
