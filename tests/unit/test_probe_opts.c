@@ -119,26 +119,26 @@ static void test_sample(void)
 	ASSERT_EQ(argp_parse(&serve_parent_argp, 2, rate, ARGP_NO_EXIT, NULL, &p), 0, "--sample=99");
 	ASSERT_EQ(p.lo.sample_hz, 99, "its rate");
 	ASSERT_TRUE(p.lo.sample_given, "asked for");
-	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&serve_parent_argp, 3, both, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p),
-		  EINVAL, "--sample --no-sample: a contradiction");
-	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&serve_parent_argp, 2, zero, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p),
-		  EINVAL, "--sample=0: not a rate (--no-sample is)");
-	/* serve takes neither --probe sampled nor none: it needs a probe or the sampler */
-	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&serve_parent_argp, 3, sampled, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p),
-		  EINVAL, "serve --probe sampled");
-	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&serve_parent_argp, 3, none, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p),
-		  EINVAL, "serve --probe none");
-	/* a command that does not sample takes neither */
-	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&parent_argp, 2, off, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p), EINVAL,
-		  "--no-sample: only record and serve");
-	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&parent_argp, 2, rate, ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p), EINVAL,
-		  "--sample: only record and serve");
+	/* refused: contradictions, serve without anything to sample or probe, other commands */
+	const struct {
+		const struct argp *argp;
+		int argc;
+		char **argv;
+		const char *why;
+	} refused[] = {
+		{ &serve_parent_argp, 3, both, "--sample --no-sample: a contradiction" },
+		{ &serve_parent_argp, 2, zero, "--sample=0: not a rate (--no-sample is)" },
+		{ &serve_parent_argp, 3, sampled, "serve --probe sampled" },
+		{ &serve_parent_argp, 3, none, "serve --probe none" },
+		{ &parent_argp, 2, off, "--no-sample: only record and serve" },
+		{ &parent_argp, 2, rate, "--sample: only record and serve" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		p = (struct parent){};
+		ASSERT_EQ(argp_parse(refused[i].argp, refused[i].argc, refused[i].argv,
+				     ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p),
+			  EINVAL, refused[i].why);
+	}
 }
 
 /* The timing set, and none: a set of its own that only record (none_ok) takes. */

@@ -260,21 +260,31 @@ out:
 }
 
 /* serve --sample's families: one series per (what, trigger), or per process with --per-vm */
+/* The sampled families of r as serve writes them (NULL: failed, said), *len its length. */
+static char *exposition(const struct kw_recording *r, bool per_vm, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return NULL;
+	ASSERT_EQ(prom_put_sampled(f, r, per_vm), 0, "written");
+	fclose(f);
+	return buf;
+}
+
 static void prom(void)
 {
 	struct kw_recording r = {};
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
 
 	fill(&r);
 	/* prom-*.txt: tests/prom/check-names reads the families the rules may use from these */
 	for (int per_vm = 0; per_vm < 2; per_vm++) {
-		f = open_memstream(&buf, &len);
-		if (!ASSERT_TRUE(f, "open_memstream"))
+		buf = exposition(&r, per_vm, &len);
+		if (!buf)
 			goto out;
-		ASSERT_EQ(prom_put_sampled(f, &r, per_vm), 0, "written");
-		fclose(f);
 		ASSERT_GOLDEN(buf, len, per_vm ? "prom-sampled-per-vm.txt" : "prom-sampled.txt");
 		free(buf);
 		buf = NULL;
@@ -301,7 +311,6 @@ static void fold(void)
 	struct kw_recording r = {};
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
 
 	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
 		if (!ASSERT_EQ(kw_sampled_fold(&folded, &dead[i], names[i]), 0, "fold"))
@@ -320,11 +329,9 @@ static void fold(void)
 		if (!ASSERT_EQ(kw_sampled_add_row(&r.sampled, &folded.rows[i]), 0, "add"))
 			goto out;
 	for (int per_vm = 0; per_vm < 2; per_vm++) {
-		f = open_memstream(&buf, &len);
-		if (!ASSERT_TRUE(f, "open_memstream"))
+		buf = exposition(&r, per_vm, &len);
+		if (!buf)
 			goto out;
-		ASSERT_EQ(prom_put_sampled(f, &r, per_vm), 0, "written");
-		fclose(f);
 		/* web01's two exited processes: 35, under its name */
 		ASSERT_TRUE(strstr(buf, per_vm
 			? "kvmwalk_sampled_samples_total{what=\"kvm_pgtable_walk\",trigger=\"vm_teardown\",pid=\"0\",vm=\"web01\"} 35\n"
