@@ -191,7 +191,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->lo;
 		/* the defaults, before the child's ARGP_KEY_INIT (probe_opts.h): a fixed cost */
-		o->lo.default_set = KW_SET_TIMING;
+		o->lo.default_set = KW_SET_NOTIFIERS;
 		o->lo.sample_hz = KW_SAMPLE_DEFAULT_HZ;
 		o->lo.sample_ok = true;
 		break;

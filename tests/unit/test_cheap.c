@@ -74,7 +74,7 @@ static void test_parse(void)
 	ASSERT_EQ(kw_probe_sel_parse("cheap,chea", &s, err, sizeof(err)), -EINVAL, "a prefix");
 	ASSERT_STREQ(err,
 		     "--probe: no probe or set named 'chea' (see `kvmwalk probes`; sets: cheap, "
-		     "all, timing, none)",
+		     "all, timing, notifiers, none)",
 		     "message");
 	ASSERT_EQ(s.probes, 42, "unchanged on error");
 	/* a set's name is never a probe's */

@@ -38,7 +38,7 @@ static const struct argp parent_argp = {
 };
 
 /*
- * A parent with serve's defaults, said before the child's INIT: the timing set and the sampled
+ * A parent with serve's defaults, said before the child's INIT: the notifiers set and the sampled
  * mode at 49 Hz (--sample and --no-sample allowed).
  */
 static error_t parse_serve_parent(int key, char *arg, struct argp_state *state)
@@ -46,7 +46,7 @@ static error_t parse_serve_parent(int key, char *arg, struct argp_state *state)
 	struct parent *p = state->input;
 
 	if (key == ARGP_KEY_INIT) {
-		p->lo.default_set = KW_SET_TIMING;
+		p->lo.default_set = KW_SET_NOTIFIERS;
 		p->lo.sample_hz = 49;
 		p->lo.sample_ok = true;
 	}
@@ -79,8 +79,8 @@ static void test_sets(void)
 
 	p = (struct parent){};
 	ASSERT_EQ(argp_parse(&serve_parent_argp, 1, none, ARGP_NO_EXIT, NULL, &p), 0, "serve-like");
-	ASSERT_EQ(p.lo.probes, kw_probes_timing, "its default: the timing set");
-	ASSERT_EQ(p.lo.set, KW_SET_TIMING, "said so");
+	ASSERT_EQ(p.lo.probes, kw_probes_notifiers, "its default: the notifiers set");
+	ASSERT_EQ(p.lo.set, KW_SET_NOTIFIERS, "said so");
 	ASSERT_FALSE(p.lo.cheap, "not the cheap set");
 	ASSERT_EQ(p.lo.required, 0, "nothing required");
 	ASSERT_EQ(p.lo.sample_hz, 49, "sampling at 49 Hz");
@@ -114,7 +114,7 @@ static void test_sample(void)
 
 	ASSERT_EQ(argp_parse(&serve_parent_argp, 2, off, ARGP_NO_EXIT, NULL, &p), 0, "--no-sample");
 	ASSERT_EQ(p.lo.sample_hz, 0, "off");
-	ASSERT_EQ(p.lo.probes, kw_probes_timing, "the probes kept");
+	ASSERT_EQ(p.lo.probes, kw_probes_notifiers, "the probes kept");
 	p = (struct parent){};
 	ASSERT_EQ(argp_parse(&serve_parent_argp, 2, rate, ARGP_NO_EXIT, NULL, &p), 0, "--sample=99");
 	ASSERT_EQ(p.lo.sample_hz, 99, "its rate");
@@ -162,6 +162,21 @@ static void test_timing_none(void)
 	ASSERT_EQ(p.lo.probes, kw_probes_timing | KW_PROBE_BIT(KW_P_VCPU_IOCTL), "set plus one");
 	ASSERT_EQ(p.lo.set, KW_SET_TIMING, "the set named");
 	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_VCPU_IOCTL), "the one required");
+	/* notifiers: the timing set's MMU-notifier callbacks, a set of its own */
+	char *notif[] = { "kvmwalk test", "--probe", "notifiers", NULL };
+	char *both[] = { "kvmwalk test", "--probe", "notifiers,timing", NULL };
+
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&parent_argp, 3, notif, ARGP_NO_EXIT, NULL, &p), 0, "notifiers");
+	ASSERT_EQ(p.lo.probes, KW_PROBE_BIT(KW_P_NOTIFIER) | KW_PROBE_BIT(KW_P_NESTED_UNMAP) |
+				       KW_PROBE_BIT(KW_P_MM_RELEASE), "three probes");
+	ASSERT_EQ(p.lo.probes & ~kw_probes_timing, 0, "all of the timing set");
+	ASSERT_EQ(p.lo.set, KW_SET_NOTIFIERS, "said so");
+	ASSERT_EQ(p.lo.required, 0, "a set requires nothing");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&parent_argp, 3, both, ARGP_NO_EXIT, NULL, &p), 0, "with timing");
+	ASSERT_EQ(p.lo.set, KW_SET_TIMING, "the larger set named");
+	ASSERT_EQ(p.lo.probes, kw_probes_timing, "the timing set");
 
 	/* none: refused where nothing attached means nothing to show (top, serve, probes) */
 	p = (struct parent){};
