@@ -33,12 +33,14 @@ base() {
 	kvmwalk-load --scenario=$1 --vcpus=2 $(args $1) \
 		--json=$1-base-$2.json >/dev/null 2>>base.err || echo "$1 base $2" >>failed
 }
-# a set named sampledHZ is the sampled mode at HZ (`--probe sampled --sample=HZ`), and
-# timingsampled serve's default: the timing set's probes with the sampled mode at 49 Hz
+# a set named sampledHZ is the sampled mode at HZ (`--probe sampled --sample=HZ`),
+# timingsampled the timing set's probes with the sampled mode at 49 Hz, notifierssampled
+# serve's default: the notifiers set's probes with it
 with() {
 	case $3 in
 	sampled[0-9]*) set_args="--probe sampled --sample=${3#sampled}" ;;
-	timingsampled) set_args="--probe timing --sample" ;; # serve's default
+	timingsampled) set_args="--probe timing --sample" ;;
+	notifierssampled) set_args="--probe notifiers --sample" ;; # serve's default
 	*) set_args="--probe $3" ;;
 	esac
 	kvmwalk record $set_args -o $1-rec-$3-$2.json -- kvmwalk-load --scenario=$1 --vcpus=2 \
