@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kvmwalk serve in the emulated host, unprivileged after attaching (uid 65534), around
 # kvmwalk-load --scenario empty-unmap (arm64) or invalidate (x86), twice: first with its default
-# (the timing set and the sampled mode at 49 Hz), then with --probe cheap (the exact per-walk
+# (the notifiers set and the sampled mode at 49 Hz), then with --probe cheap (the exact per-walk
 # counters). Each time /metrics is scraped before and after the workload; the default's textfile,
 # capabilities and uid are saved, and the uptime at each scrape (for the sample count). `check`
 # compares the deltas with what the workload did. Then one scrape of `serve --probe all`: the
