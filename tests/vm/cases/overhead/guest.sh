@@ -9,12 +9,12 @@
 # (`record --probe sampled`, 49 Hz) against the cheap set (docs/performance.md, "The sampled mode").
 RUNS=${OVERHEAD_RUNS:-${KW_OVERHEAD_RUNS:-3}}
 PROBES=$(echo "${OVERHEAD_PROBES:-all}" | tr : ' ')
-# --env OVERHEAD_LONG=1: each scenario made 4-16 times longer (more memory, more iterations), so
-# that its walker-heavy phases last 50-300 ms under emulation instead of 1-20 ms (overhead-sampled).
 # the chunk size of eager splitting: an arm64 capability; x86 splits eagerly by itself
 # (kvm.eager_page_split, on by default), and kvmwalk-load refuses the option there
 eager=
 [ "$KW_ARCH" = arm64 ] && eager=--eager-split=2M
+# --env OVERHEAD_LONG=1: each scenario made 4-16 times longer (more memory, more iterations), so
+# that its walker-heavy phases last 50-300 ms under emulation instead of 1-20 ms (overhead-sampled).
 args() {
 	if [ "${OVERHEAD_LONG:-0}" = 1 ]; then
 		case $1 in
