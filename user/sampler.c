@@ -314,11 +314,12 @@ int sampler__collect(struct sampler *s, struct kw_recording *r)
 			prev = &key;
 			if (!exited(key.tgid))
 				continue;
-			dead = realloc(dead, (ndead + 1) * sizeof(*dead));
-			if (!dead)
+			struct kw_sample_key *more = realloc(dead, (ndead + 1) * sizeof(*dead));
+
+			if (!more)
 				err = -ENOMEM;
 			else
-				dead[ndead++] = key;
+				(dead = more)[ndead++] = key;
 		}
 		if (!err)
 			err = fold_exited(s, dead, ndead);
