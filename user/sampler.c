@@ -316,10 +316,12 @@ int sampler__collect(struct sampler *s, struct kw_recording *r)
 				continue;
 			struct kw_sample_key *more = realloc(dead, (ndead + 1) * sizeof(*dead));
 
-			if (!more)
+			if (!more) {
 				err = -ENOMEM;
-			else
-				(dead = more)[ndead++] = key;
+				break;
+			}
+			dead = more;
+			dead[ndead++] = key;
 		}
 		if (!err)
 			err = fold_exited(s, dead, ndead);
