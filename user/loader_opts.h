@@ -21,12 +21,16 @@ struct loader_opts {
 	kw_probe_mask probes;	 /* the probes to attach: KW_PROBES_ALL, cheap, or --probe's */
 	kw_probe_mask required;	 /* named in --probe: each must attach (else KW_EXIT_NOFUNC) */
 	bool cheap;		 /* probes is the cheap set (probes.c): the others are off for it */
-	enum kw_probe_set set;	 /* the largest set named (all by default, serve's cheap) */
+	enum kw_probe_set set;	 /* the largest set named (all by default, serve's timing) */
+	/* the parent's default set, before any --probe (probe_opts.h): all unless it says */
+	enum kw_probe_set default_set;
 	const char *probe_arg;	 /* --probe as given, NULL: the default set */
 	bool none_ok;		 /* record: --probe none (nothing attached, no BPF) is allowed */
 	/* --sample[=HZ], --probe sampled: the sampled mode at HZ per CPU (sampler.h), 0: off */
 	unsigned int sample_hz;
-	bool sample_ok; /* record: --sample is allowed */
+	bool sample_ok; /* record and serve: --sample and --no-sample are allowed */
+	bool sample_given; /* --sample or --probe sampled was given */
+	bool no_sample;	   /* --no-sample was given */
 	bool verbose;		 /* libbpf's messages */
 	/*
 	 * Log2 histograms in the kernel (struct kw_hist_slots.log2): 552 instead of 4000 bytes per

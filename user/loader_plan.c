@@ -152,6 +152,8 @@ static void plan_probe(const struct kw_planner *p, int i, struct kw_plan plan[KW
 				 ? (o->cheap ? "not in the cheap set (--probe all attaches it)"
 				    : o->set == KW_SET_TIMING
 					    ? "not in the timing set (--probe all attaches it)"
+				    : o->set == KW_SET_NOTIFIERS
+					    ? "not in the notifiers set (--probe all attaches it)"
 				    : o->set == KW_SET_NONE ? "not selected (--probe none)"
 							    : "not selected (--probe)")
 				 : "per-entry callback left out (--no-visits)");

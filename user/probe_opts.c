@@ -15,6 +15,7 @@ enum {
 	OPT_NO_VISITS,
 	OPT_VM,
 	OPT_SAMPLE,
+	OPT_NO_SAMPLE,
 };
 
 static const struct argp_option options[] = {
@@ -26,13 +27,15 @@ static const struct argp_option options[] = {
 		 "fentry or kprobe: only that mechanism" },
 	{ .name = "probe", .key = OPT_PROBE, .arg = "LIST",
 	  .doc = "only these probes: comma-separated names from `kvmwalk probes` (exit 6 if one "
-		 "cannot be attached) and sets: all (record's and top's default), cheap (serve's "
-		 "default: what dashboards/ reads, without the probes that run per KVM_RUN, per "
-		 "fault or per TDP iterator step; its --help says which), timing (only the probes "
-		 "that time a whole operation once per call: kvm_vm_ioctl, "
+		 "cannot be attached) and sets: all (record's and top's default), cheap (what "
+		 "dashboards/ reads, the per-walk counters among it, without the probes that run "
+		 "per KVM_RUN, per fault or per TDP iterator step; serve's --help says which), "
+		 "timing (only the probes that time a whole operation once per call: kvm_vm_ioctl, "
 		 "kvm_arch_prepare_memory_region, kvm_mmu_notifier_invalidate_range_start, "
 		 "kvm_nested_s2_unmap, kvm_mmu_notifier_release; for times that carry almost none "
-		 "of kvmwalk's cost), "
+		 "of kvmwalk's cost), notifiers (serve's default: the MMU-notifier callbacks of "
+		 "those, kvm_mmu_notifier_invalidate_range_start, kvm_nested_s2_unmap, "
+		 "kvm_mmu_notifier_release), "
 		 "none (record only: no BPF at all, the command's wall time and the host), sampled "
 		 "(record only: none of these probes, the sampled mode alone, as --probe none "
 		 "--sample). A set's "
@@ -48,7 +51,9 @@ static const struct argp_option options[] = {
 		 "recording's sampled section estimates each one's CPU time as samples / HZ, "
 		 "+- 1.96 sqrt(samples) / HZ (95 %); serve exports it as "
 		 "kvmwalk_sampled_cpu_seconds_total. It samples every process: --pid and --vm "
-		 "filter only the probes" },
+		 "filter only the probes. serve samples at 49 Hz unless told --no-sample" },
+	{ .name = "no-sample", .key = OPT_NO_SAMPLE,
+	  .doc = "serve: without the sampled mode (serve's default samples at 49 Hz)" },
 	{ .name = "pid", .key = 'p', .arg = "PID[,PID...]",
 	  .doc = "only these processes (the VMMs), every thread of each: process ids, "
 		 "comma-separated, space-separated as pidof prints them (--pid \"$(pidof "
@@ -75,10 +80,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case ARGP_KEY_INIT:
-		/* lo->cheap: the parent's default, set in its ARGP_KEY_INIT (probe_opts.h) */
+		/* lo->default_set: the parent's, set in its ARGP_KEY_INIT (probe_opts.h) */
 		lo->attach = KW_ATTACH_AUTO;
-		lo->probes = lo->cheap ? kw_probes_cheap : KW_PROBES_ALL;
-		lo->set = lo->cheap ? KW_SET_CHEAP : KW_SET_ALL;
+		lo->set = lo->default_set;
+		lo->probes = kw_probe_set_mask(lo->set);
+		lo->cheap = lo->set == KW_SET_CHEAP;
 		lo->probe_arg = NULL;
 		lo->visits = true;
 		break;
@@ -92,13 +98,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			char *end;
 			unsigned long hz = strtoul(arg, &end, 10);
 
-			if (*end || !*arg || hz < 1 || hz > KW_SAMPLE_MAX_HZ)
-				argp_error(state, "--sample: a rate of 1 to %d per second, not '%s'",
+			if (*end || !*arg || hz < 1 || hz > KW_SAMPLE_MAX_HZ) {
+				argp_error(state, "--sample: a rate of 1 to %d per second, not '%s' "
+						  "(--no-sample: none)",
 					   KW_SAMPLE_MAX_HZ, arg);
+				return EINVAL;
+			}
 			lo->sample_hz = hz;
 		} else {
 			lo->sample_hz = KW_SAMPLE_DEFAULT_HZ;
 		}
+		lo->sample_given = true;
+		break;
+	case OPT_NO_SAMPLE:
+		lo->sample_hz = 0;
+		lo->no_sample = true;
 		break;
 	case OPT_PROBE:
 		/* the sampled mode alone: no per-call probe */
@@ -108,8 +122,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			lo->cheap = false;
 			lo->set = KW_SET_NONE;
 			lo->probe_arg = arg;
-			if (!lo->sample_hz)
+			if (!lo->sample_given)
 				lo->sample_hz = KW_SAMPLE_DEFAULT_HZ;
+			lo->sample_given = true;
 			break;
 		}
 		/* A misspelt name must not silently record nothing. */
@@ -141,15 +156,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		/* argp_error() returns under ARGP_NO_EXIT (the unit tests): an error then */
-		if (lo->sample_hz && !lo->sample_ok) {
-			argp_error(state, "--sample: only record and serve take it");
+		if ((lo->sample_given || lo->no_sample) && !lo->sample_ok) {
+			argp_error(state, "--sample and --no-sample: only record and serve take them");
+			return EINVAL;
+		}
+		if (lo->sample_given && lo->no_sample) {
+			argp_error(state, "--no-sample contradicts --sample and --probe sampled");
 			return EINVAL;
 		}
 		if (lo->set != KW_SET_NONE)
 			break;
-		if (!lo->none_ok && lo->sample_hz) {
-			argp_error(state, "--probe sampled: only record takes it (serve --sample adds "
-					  "the sampled mode to the probes)");
+		if (!lo->none_ok && lo->probe_arg && !strcmp(lo->probe_arg, "sampled")) {
+			argp_error(state, "--probe sampled: only record takes it (serve samples by "
+					  "default, beside the timing set's probes)");
 			return EINVAL;
 		}
 		if (!lo->none_ok) {

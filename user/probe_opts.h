@@ -8,8 +8,9 @@
  *		state->child_inputs[0] = &opts->lo;
  *
  * The child sets the defaults (--attach auto, every probe, visits on) before any option is
- * parsed. A parent whose default is the cheap set (serve) also sets opts->lo.cheap = true
- * there: its ARGP_KEY_INIT runs before the child's.
+ * parsed. A parent whose default set is another one (serve: the timing set) sets
+ * opts->lo.default_set there, and a parent that samples by default (serve) opts->lo.sample_hz:
+ * its ARGP_KEY_INIT runs before the child's.
  */
 #ifndef KW_PROBE_OPTS_H
 #define KW_PROBE_OPTS_H

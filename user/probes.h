@@ -86,16 +86,20 @@ typedef unsigned long long kw_probe_mask;
 _Static_assert(KW_NR_PROBES < 64, "kw_probe_mask holds every probe");
 
 /*
- * The named probe sets --probe takes besides probe names: "all", "cheap", serve's default,
- * "timing", the probes that time a whole operation once per call (their definitions and the
- * reasoning behind them are in probes.c), and "none", nothing at all (record then loads no BPF).
+ * The named probe sets --probe takes besides probe names: "all", "cheap", what the dashboard's
+ * per-walk panels read, "timing", the probes that time a whole operation once per call,
+ * "notifiers", the MMU-notifier callbacks among them (serve's default, with the sampled mode;
+ * the definitions and the reasoning behind them are in probes.c), and "none", nothing at all
+ * (record then loads no BPF).
  * A set holds the probes of both arches; the loader plans only this arch's.
  */
 extern const kw_probe_mask kw_probes_cheap;
 extern const kw_probe_mask kw_probes_timing;
+extern const kw_probe_mask kw_probes_notifiers;
 #define KW_PROBE_SET_CHEAP "cheap"
 #define KW_PROBE_SET_ALL "all"
 #define KW_PROBE_SET_TIMING "timing"
+#define KW_PROBE_SET_NOTIFIERS "notifiers"
 #define KW_PROBE_SET_NONE "none"
 
 /* A named set, largest first; KW_SET_LIST: probe names only. */
@@ -103,6 +107,7 @@ enum kw_probe_set {
 	KW_SET_ALL,
 	KW_SET_CHEAP,
 	KW_SET_TIMING,
+	KW_SET_NOTIFIERS,
 	KW_SET_NONE,
 	KW_SET_LIST,
 };

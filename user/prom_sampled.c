@@ -55,7 +55,8 @@ int prom_put_sampled(FILE *f, const struct kw_recording *r, bool per_vm)
 	if (!s->hz)
 		return 0;
 	family(f, "kvmwalk_sample_rate_hz", "gauge",
-	       "The sampled mode's rate: samples per second on each CPU (serve --sample).");
+	       "The sampled mode's rate: samples per second on each CPU (serve's default 49, "
+	       "--sample=HZ).");
 	fprintf(f, "kvmwalk_sample_rate_hz %u\n", s->hz);
 	family(f, "kvmwalk_sample_cpus", "gauge", "CPUs the sampled mode samples.");
 	fprintf(f, "kvmwalk_sample_cpus %u\n", s->ncpus);
@@ -80,7 +81,10 @@ int prom_put_sampled(FILE *f, const struct kw_recording *r, bool per_vm)
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct kw_vm *v = kw_recording_vm(r, s->rows[i].pid);
 
-		rows[i] = (struct row){ s->rows[i].what, s->rows[i].trigger, v ? v->vm : "",
+		/* a folded row (pid 0) carries its VM's name: its series goes on after the exit */
+		const char *vm = s->rows[i].vm[0] ? s->rows[i].vm : v ? v->vm : "";
+
+		rows[i] = (struct row){ s->rows[i].what, s->rows[i].trigger, vm,
 					per_vm ? s->rows[i].pid : 0, s->rows[i].samples };
 	}
 	qsort(rows, s->nrows, sizeof(*rows), row_cmp);

@@ -436,7 +436,9 @@ static void print_section(FILE *f, const struct kw_recording *r, const struct kw
 	print_extra_intro(f, r, s->extra);
 	if (!shown) {
 		fprintf(f, "  %s\n", s->absent);
-	} else if (s->none && !r->counters[s->none - 1]) {
+	} else if (s->none && !r->counters[s->none - 1] &&
+		   (!s->lines[0].need_any || kw_recording_attached(r, 0, s->lines[0].need_any))) {
+		/* "none" only where the first line's probes could have counted one */
 		fprintf(f, "  %s %s\n", KW_EXACT(r->funcs[s->probe - 1].calls), s->none_text);
 	} else {
 		for (int i = 0; i < KW_REPORT_LINES; i++) {

@@ -29,6 +29,24 @@ int kw_sampled_add_row(struct kw_sampled *s, const struct kw_sample_row *row)
 	return 0;
 }
 
+int kw_sampled_fold(struct kw_sampled *s, const struct kw_sample_row *row, const char *vm)
+{
+	struct kw_sample_row f = *row;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		struct kw_sample_row *r = &s->rows[i];
+
+		if (!r->pid && !strcmp(r->what, row->what) && !strcmp(r->trigger, row->trigger) &&
+		    !strcmp(r->vm, vm)) {
+			r->samples += row->samples;
+			return 0;
+		}
+	}
+	f.pid = 0;
+	snprintf(f.vm, sizeof(f.vm), "%s", vm);
+	return kw_sampled_add_row(s, &f);
+}
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct kw_sample_row *x = a, *y = b;

@@ -27,6 +27,12 @@ struct kw_sample_row {
 	char what[40];	/* a work function's label, "(other)": a trigger frame only */
 	char trigger[24]; /* sample_funcs.c's trigger names, "(none)" */
 	__u64 samples;
+	/*
+	 * A folded row's VM name (pid 0: the processes that exited, serve): kept from the
+	 * process, so that a VM's series does not drop when its process ends. "" for a live
+	 * process's row, whose name is looked up by its pid; not in the recording's JSON.
+	 */
+	char vm[64];
 };
 
 struct kw_sampled {
@@ -53,6 +59,11 @@ struct kw_sample_est {
 
 void kw_sample_estimate(__u64 n, unsigned int hz, struct kw_sample_est *e);
 int kw_sampled_add_row(struct kw_sampled *s, const struct kw_sample_row *row);
+/*
+ * Folds an exited process's row into s's folded rows: its samples added to the row of the same
+ * what, trigger and VM name vm (a new one with pid 0 if none). 0 or -ENOMEM.
+ */
+int kw_sampled_fold(struct kw_sampled *s, const struct kw_sample_row *row, const char *vm);
 /* rows by samples, most first, then by pid, what, trigger */
 void kw_sampled_sort(struct kw_sampled *s);
 void kw_sampled_free(struct kw_sampled *s);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The sampled mode's loader and map reader (sampler.h). */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 _Static_assert(sizeof(struct kw_sample_func) == 24, "kw_sample_func");
 _Static_assert(sizeof(struct kw_sample_key) == 8, "kw_sample_key");
+_Static_assert(sizeof(((struct kw_sample_row *)0)->vm) == KW_VM_NAME_LEN, "a VM name");
 _Static_assert(KW_SAMPLE_MAX_FUNCS == 1 << (KW_SAMPLE_SEARCH_STEPS - 1),
 	       "a search of KW_SAMPLE_SEARCH_STEPS halvings covers the table");
 
@@ -49,6 +51,9 @@ struct sampler {
 	struct name names[MAX_NAMES];
 	unsigned int nnames;
 	bool verbose;
+	/* sampler__fold_exited(): the rows of exited processes, by (what, trigger, VM name) */
+	bool fold;
+	struct kw_sampled folded;
 };
 
 static bool quiet_libbpf = true;
@@ -184,6 +189,54 @@ static struct name *name_of(struct sampler *s, __u32 pid)
 	return NULL;
 }
 
+void sampler__fold_exited(struct sampler *s)
+{
+	s->fold = true;
+}
+
+/* Reaped: no thread of it can be sampled again (a zombie's pid still answers kill(0)). */
+static bool exited(__u32 tgid)
+{
+	return tgid && kill((pid_t)tgid, 0) && errno == ESRCH;
+}
+
+/*
+ * Folds the map's rows of the processes that exited: each row's count read, the row deleted
+ * from the map (after the walk over its keys: deleting the key a walk stands on restarts it),
+ * added to s->folded under the process's VM name, and the name's slot freed. A sample the
+ * program adds between the read and the delete is lost; none can, as the process is gone.
+ */
+static int fold_exited(struct sampler *s, const struct kw_sample_key *dead, size_t ndead)
+{
+	int fd = bpf_map__fd(s->skel->maps.kw_sample_rows);
+	int err = 0;
+
+	for (size_t i = 0; !err && i < ndead; i++) {
+		struct kw_sample_row row = {};
+		struct name *n = name_of(s, dead[i].tgid);
+		__u64 v;
+
+		if (bpf_map_lookup_elem(fd, &dead[i], &v) || bpf_map_delete_elem(fd, &dead[i]))
+			continue;
+		row.samples = v;
+		snprintf(row.what, sizeof(row.what), "%s",
+			 dead[i].what < s->table.nwhats ? s->table.whats[dead[i].what] : "?");
+		snprintf(row.trigger, sizeof(row.trigger), "%s",
+			 dead[i].trigger < KW_NR_SAMPLE_TRIGGERS
+				 ? kw_sample_trigger_names[dead[i].trigger]
+				 : "?");
+		err = kw_sampled_fold(&s->folded, &row, n ? n->vm : "");
+	}
+	/* the names of the processes folded: their slots for new ones */
+	for (size_t i = 0; i < ndead; i++) {
+		struct name *n = name_of(s, dead[i].tgid);
+
+		if (n)
+			*n = s->names[--s->nnames];
+	}
+	return err;
+}
+
 void sampler__poll(struct sampler *s)
 {
 	struct kw_sample_key key, next, *prev = NULL;
@@ -252,6 +305,31 @@ int sampler__collect(struct sampler *s, struct kw_recording *r)
 	}
 	free(vals);
 	fd = bpf_map__fd(s->skel->maps.kw_sample_rows);
+	if (s->fold) {
+		struct kw_sample_key *dead = NULL;
+		size_t ndead = 0;
+
+		while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
+			key = next;
+			prev = &key;
+			if (!exited(key.tgid))
+				continue;
+			struct kw_sample_key *more = realloc(dead, (ndead + 1) * sizeof(*dead));
+
+			if (!more) {
+				err = -ENOMEM;
+				break;
+			}
+			dead = more;
+			dead[ndead++] = key;
+		}
+		if (!err)
+			err = fold_exited(s, dead, ndead);
+		free(dead);
+		prev = NULL;
+		for (size_t i = 0; !err && i < s->folded.nrows; i++)
+			err = kw_sampled_add_row(out, &s->folded.rows[i]);
+	}
 	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
 		struct kw_sample_row row = {};
 		__u64 n;
@@ -309,5 +387,6 @@ void sampler__destroy(struct sampler *s)
 	kw_sample_bpf__destroy(s->skel);
 	if (s->stats_fd >= 0)
 		close(s->stats_fd);
+	kw_sampled_free(&s->folded);
 	free(s);
 }

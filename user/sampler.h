@@ -22,6 +22,13 @@ struct sampler;
 struct sampler *sampler__open(unsigned int hz, bool stats, bool verbose, int *code);
 /* Reads the names of the processes seen so far (they may exit before the end); cheap. */
 void sampler__poll(struct sampler *s);
+/*
+ * From now on, at each collect, the rows of the processes that have exited (reaped) leave the
+ * kernel's map and are kept in user space by what, trigger and VM name, as pid 0 rows that
+ * carry the name (serve: the map and the names stay bounded by the live processes however
+ * many VMs come and go; record keeps every process's rows under its own pid).
+ */
+void sampler__fold_exited(struct sampler *s);
 /* The counts so far into r->sampled, and r->vms entries for its processes. 0 or -errno. */
 int sampler__collect(struct sampler *s, struct kw_recording *r);
 /* Detaches and frees; accepts NULL. */

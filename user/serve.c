@@ -40,6 +40,7 @@
 #include "procself.h"
 #include "prom.h"
 #include "commands.h"
+#include "sample_abi.h"
 #include "sampler.h"
 #include "serve_http.h"
 #include "textfile.h"
@@ -189,7 +190,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &o->lo;
-		o->lo.cheap = true; /* the default probe set: before the child's ARGP_KEY_INIT */
+		/* the defaults, before the child's ARGP_KEY_INIT (probe_opts.h): a fixed cost */
+		o->lo.default_set = KW_SET_NOTIFIERS;
+		o->lo.sample_hz = KW_SAMPLE_DEFAULT_HZ;
 		o->lo.sample_ok = true;
 		break;
 	case ARGP_KEY_ARG:
@@ -243,34 +246,42 @@ static const struct argp argp = {
 	       "or trickling sockets cannot crowd out scrapes. libmicrohttpd's messages (refused "
 	       "connections among them) are logged at most 3 lines per 10 s, with the number "
 	       "left out.\n\n"
-	       "Probes: by default the cheap set (--probe cheap), meant to stay on: every probe "
-	       "that feeds a panel or rule of dashboards/ (walks and their callbacks, split and "
-	       "unmap visits, unmaps, range TLB flushes, nested unmaps, TDP zaps and their leaves, "
-	       "fast page faults, VM ioctls, MMU-notifier invalidations and teardowns). Left out, "
-	       "as each runs on every call of something frequent and feeds no panel or rule: "
-	       "kvm_vcpu_ioctl (every KVM_RUN), guest_fault (every vCPU fault: walks and fast "
-	       "faults inside one count under trigger=\"other\"), mmu_lock_wait (every contended "
-	       "lock of the kernel: kvmwalk_mmu_lock_wait_seconds, the fault-side wait for the "
-	       "VM's mmu_lock; --probe cheap,mmu_lock_wait adds it and guest_fault, which it "
-	       "needs), tdp_iter_next (every TDP MMU iterator step: "
+	       "What it measures, by default: a fixed cost, whatever KVM does (docs/performance.md, "
+	       "\"The sampled mode\"). The sampled mode at 49 Hz on every CPU (--sample=HZ another "
+	       "rate, --no-sample none): the CPU time in each walker, flush, zap and fault function "
+	       "under each trigger, per VM, estimated from samples with its error "
+	       "(kvmwalk_sampled_cpu_seconds_total, kvmwalk_sampled_samples_total). Beside it the "
+	       "notifiers set (--probe notifiers): exact calls and times of the MMU-notifier "
+	       "callbacks, each once per invalidation, nested unmap (arm64 NV) or VM teardown. "
+	       "--probe timing adds VM ioctls by command and memslot changes by kind, at a cost "
+	       "per ioctl (dirty logging makes one per KVM_GET_DIRTY_LOG and per "
+	       "KVM_CLEAR_DIRTY_LOG chunk: the walker-heavy phases ran 1.24x as long with it, "
+	       "measured).\n\n"
+	       "The exact per-walk counters (walks by callback, split and unmap visits, empty TLB "
+	       "flushes, TDP zaps and their leaves, fast page faults) need --probe cheap: every "
+	       "probe that feeds a panel or rule of dashboards/, at a cost per walk, visit and "
+	       "flush, highest exactly when the host is busiest. Left out of it too, as each runs on "
+	       "every call of something frequent: kvm_vcpu_ioctl (every KVM_RUN), guest_fault "
+	       "(every vCPU fault: walks and fast faults inside one count under trigger=\"other\"), "
+	       "mmu_lock_wait (every contended lock of the kernel: kvmwalk_mmu_lock_wait_seconds, "
+	       "the fault-side wait for the VM's mmu_lock; --probe cheap,mmu_lock_wait adds it and "
+	       "guest_fault, which it needs), tdp_iter_next (every TDP MMU iterator step: "
 	       "kvmwalk_zap_4k_visits_total, kvmwalk_zap_yields_total) and "
-	       "kvm_tdp_mmu_clear_dirty_pt_masked (every 64-page word of a dirty-log clear). They "
-	       "are served as kvmwalk_probe_info{mechanism=\"off\",reason=\"not in the cheap "
-	       "set ...\"}, with no series. --probe all attaches every probe, as record does; "
-	       "--probe cheap,tdp_iter_next adds one."
+	       "kvm_tdp_mmu_clear_dirty_pt_masked (every 64-page word of a dirty-log clear). Probes "
+	       "a set leaves out are served as kvmwalk_probe_info{mechanism=\"off\",reason=\"not in "
+	       "the notifiers set ...\"} (or cheap, timing), with no series. --probe all attaches "
+	       "every probe, as record does; --probe cheap,tdp_iter_next adds one."
 	       "\vExamples:\n"
 	       "  kvmwalk serve\n"
 	       "  kvmwalk serve --listen 0.0.0.0:" DEFAULT_PORT " --user nobody \\\n"
 	       "      --web.config.file /etc/kvmwalk/web.yml\n"
+	       "  kvmwalk serve --probe cheap      # and the exact per-walk counters, at their cost\n"
 	       "  kvmwalk serve --probe all        # every probe, as record attaches\n"
-	       "  kvmwalk serve --probe-cost       # and what they cost\n"
-	       "  kvmwalk serve --sample           # and the sampled mode, 49 Hz per CPU\n"
-	       "  kvmwalk serve --probe timing --sample\n"
-	       "      # a fixed cost: the sampled mode and only the probes that run once per\n"
-	       "      # operation (MMU-notifier calls, nested unmaps, VM ioctls, teardowns)\n"
+	       "  kvmwalk serve --probe-cost       # and what the probes cost\n"
+	       "  kvmwalk serve --sample=99        # the sampled mode at 99 Hz per CPU\n"
 	       "  kvmwalk serve --interval 15 \\\n"
 	       "      --textfile /var/lib/prometheus/node-exporter/kvmwalk.prom\n"
-	       "  curl -s http://127.0.0.1:" DEFAULT_PORT "/metrics | grep kvmwalk_unmap_tlb_flushes_total\n\n"
+	       "  curl -s http://127.0.0.1:" DEFAULT_PORT "/metrics | grep kvmwalk_sampled_cpu_seconds_total\n\n"
 	       "Exit status: 0; 1 error; 2 usage (a bad option value, a --pid that does not "
 	       "exist); " KW_EXIT_STATUS_PROBES,
 };
@@ -432,9 +443,15 @@ int serve_main(int argc, char **argv)
 		fprintf(stderr, "kvmwalk serve: --probe-cost: BPF_ENABLE_STATS refused (kernels "
 				"before 5.8 have none): no probe cost\n");
 	if (o.lo.sample_hz && !(smp0 = sampler__open(o.lo.sample_hz, false, o.lo.verbose, &code))) {
+		if (!o.lo.sample_given)
+			fprintf(stderr, "kvmwalk serve: the sampled mode is on by default; --no-sample "
+					"serves the probes without it\n");
 		loader__destroy(l);
 		return code;
 	}
+	/* bounded however many VMs come and go (as the probes' rows: loader_opts keep_exited) */
+	if (smp0)
+		sampler__fold_exited(smp0);
 	/* debugfs auto only: the binary stats need privileges dropped below (kvmstats_read.c) */
 	kw_kvmstats_open(&ksr0, o.kvm_stats == KW_KSM_AUTO ? KW_KSM_DEBUGFS : o.kvm_stats, "",
 			 true);

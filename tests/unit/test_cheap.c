@@ -74,7 +74,7 @@ static void test_parse(void)
 	ASSERT_EQ(kw_probe_sel_parse("cheap,chea", &s, err, sizeof(err)), -EINVAL, "a prefix");
 	ASSERT_STREQ(err,
 		     "--probe: no probe or set named 'chea' (see `kvmwalk probes`; sets: cheap, "
-		     "all, timing, none)",
+		     "all, timing, notifiers, none)",
 		     "message");
 	ASSERT_EQ(s.probes, 42, "unchanged on error");
 	/* a set's name is never a probe's */
@@ -232,7 +232,7 @@ static void test_dashboard_families(void)
 	}
 	/* the sampled mode's families: served with serve --sample (off by default), and then only */
 	{
-		struct kw_sample_row row = { 1, "kvm_pgtable_walk", "vm_teardown", 1 };
+		struct kw_sample_row row = { 1, "kvm_pgtable_walk", "vm_teardown", 1, "" };
 		struct kw_recording sr = { .sampled = { .hz = 49, .ncpus = 2, .samples = 1,
 							.run_cnt = 1, .nrows = 1, .rows = &row } };
 		size_t len;

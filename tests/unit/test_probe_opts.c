@@ -37,19 +37,25 @@ static const struct argp parent_argp = {
 	.children = kw_probe_children,
 };
 
-/* A parent whose default is the cheap set, as serve: it says so before the child's INIT. */
-static error_t parse_cheap_parent(int key, char *arg, struct argp_state *state)
+/*
+ * A parent with serve's defaults, said before the child's INIT: the notifiers set and the sampled
+ * mode at 49 Hz (--sample and --no-sample allowed).
+ */
+static error_t parse_serve_parent(int key, char *arg, struct argp_state *state)
 {
 	struct parent *p = state->input;
 
-	if (key == ARGP_KEY_INIT)
-		p->lo.cheap = true;
+	if (key == ARGP_KEY_INIT) {
+		p->lo.default_set = KW_SET_NOTIFIERS;
+		p->lo.sample_hz = 49;
+		p->lo.sample_ok = true;
+	}
 	return parse_parent(key, arg, state);
 }
 
-static const struct argp cheap_parent_argp = {
+static const struct argp serve_parent_argp = {
 	.options = parent_options,
-	.parser = parse_cheap_parent,
+	.parser = parse_serve_parent,
 	.children = kw_probe_children,
 };
 
@@ -72,19 +78,67 @@ static void test_sets(void)
 	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_TDP_ITER_NEXT), "the one required");
 
 	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&cheap_parent_argp, 1, none, ARGP_NO_EXIT, NULL, &p), 0, "serve-like");
-	ASSERT_EQ(p.lo.probes, kw_probes_cheap, "its default: the cheap set");
-	ASSERT_TRUE(p.lo.cheap, "said so");
+	ASSERT_EQ(argp_parse(&serve_parent_argp, 1, none, ARGP_NO_EXIT, NULL, &p), 0, "serve-like");
+	ASSERT_EQ(p.lo.probes, kw_probes_notifiers, "its default: the notifiers set");
+	ASSERT_EQ(p.lo.set, KW_SET_NOTIFIERS, "said so");
+	ASSERT_FALSE(p.lo.cheap, "not the cheap set");
 	ASSERT_EQ(p.lo.required, 0, "nothing required");
+	ASSERT_EQ(p.lo.sample_hz, 49, "sampling at 49 Hz");
+	ASSERT_FALSE(p.lo.sample_given, "not asked for: the default");
 	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&cheap_parent_argp, 3, all, ARGP_NO_EXIT, NULL, &p), 0, "--probe all");
+	ASSERT_EQ(argp_parse(&serve_parent_argp, 3, cheap, ARGP_NO_EXIT, NULL, &p), 0, "cheap");
+	ASSERT_EQ(p.lo.probes, kw_probes_cheap, "the cheap set");
+	ASSERT_TRUE(p.lo.cheap, "said so");
+	ASSERT_EQ(p.lo.sample_hz, 49, "still sampling");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&serve_parent_argp, 3, all, ARGP_NO_EXIT, NULL, &p), 0, "--probe all");
 	ASSERT_EQ(p.lo.probes, KW_PROBES_ALL, "every probe");
 	ASSERT_FALSE(p.lo.cheap, "not the cheap set");
 	p = (struct parent){};
-	ASSERT_EQ(argp_parse(&cheap_parent_argp, 3, name, ARGP_NO_EXIT, NULL, &p), 0, "a name");
+	ASSERT_EQ(argp_parse(&serve_parent_argp, 3, name, ARGP_NO_EXIT, NULL, &p), 0, "a name");
 	ASSERT_EQ(p.lo.probes, KW_PROBE_BIT(KW_P_VM_IOCTL), "only it");
 	ASSERT_FALSE(p.lo.cheap, "the set replaced");
 	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_VM_IOCTL), "required");
+}
+
+/* --sample and --no-sample: a rate, the default's off switch, and what contradicts. */
+static void test_sample(void)
+{
+	struct parent p = {};
+	char *off[] = { "kvmwalk test", "--no-sample", NULL };
+	char *rate[] = { "kvmwalk test", "--sample=99", NULL };
+	char *both[] = { "kvmwalk test", "--sample", "--no-sample", NULL };
+	char *sampled[] = { "kvmwalk test", "--probe", "sampled", NULL };
+	char *none[] = { "kvmwalk test", "--probe", "none", NULL };
+	char *zero[] = { "kvmwalk test", "--sample=0", NULL };
+
+	ASSERT_EQ(argp_parse(&serve_parent_argp, 2, off, ARGP_NO_EXIT, NULL, &p), 0, "--no-sample");
+	ASSERT_EQ(p.lo.sample_hz, 0, "off");
+	ASSERT_EQ(p.lo.probes, kw_probes_notifiers, "the probes kept");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&serve_parent_argp, 2, rate, ARGP_NO_EXIT, NULL, &p), 0, "--sample=99");
+	ASSERT_EQ(p.lo.sample_hz, 99, "its rate");
+	ASSERT_TRUE(p.lo.sample_given, "asked for");
+	/* refused: contradictions, serve without anything to sample or probe, other commands */
+	const struct {
+		const struct argp *argp;
+		int argc;
+		char **argv;
+		const char *why;
+	} refused[] = {
+		{ &serve_parent_argp, 3, both, "--sample --no-sample: a contradiction" },
+		{ &serve_parent_argp, 2, zero, "--sample=0: not a rate (--no-sample is)" },
+		{ &serve_parent_argp, 3, sampled, "serve --probe sampled" },
+		{ &serve_parent_argp, 3, none, "serve --probe none" },
+		{ &parent_argp, 2, off, "--no-sample: only record and serve" },
+		{ &parent_argp, 2, rate, "--sample: only record and serve" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		p = (struct parent){};
+		ASSERT_EQ(argp_parse(refused[i].argp, refused[i].argc, refused[i].argv,
+				     ARGP_NO_EXIT | ARGP_NO_ERRS, NULL, &p),
+			  EINVAL, refused[i].why);
+	}
 }
 
 /* The timing set, and none: a set of its own that only record (none_ok) takes. */
@@ -108,6 +162,21 @@ static void test_timing_none(void)
 	ASSERT_EQ(p.lo.probes, kw_probes_timing | KW_PROBE_BIT(KW_P_VCPU_IOCTL), "set plus one");
 	ASSERT_EQ(p.lo.set, KW_SET_TIMING, "the set named");
 	ASSERT_EQ(p.lo.required, KW_PROBE_BIT(KW_P_VCPU_IOCTL), "the one required");
+	/* notifiers: the timing set's MMU-notifier callbacks, a set of its own */
+	char *notif[] = { "kvmwalk test", "--probe", "notifiers", NULL };
+	char *both[] = { "kvmwalk test", "--probe", "notifiers,timing", NULL };
+
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&parent_argp, 3, notif, ARGP_NO_EXIT, NULL, &p), 0, "notifiers");
+	ASSERT_EQ(p.lo.probes, KW_PROBE_BIT(KW_P_NOTIFIER) | KW_PROBE_BIT(KW_P_NESTED_UNMAP) |
+				       KW_PROBE_BIT(KW_P_MM_RELEASE), "three probes");
+	ASSERT_EQ(p.lo.probes & ~kw_probes_timing, 0, "all of the timing set");
+	ASSERT_EQ(p.lo.set, KW_SET_NOTIFIERS, "said so");
+	ASSERT_EQ(p.lo.required, 0, "a set requires nothing");
+	p = (struct parent){};
+	ASSERT_EQ(argp_parse(&parent_argp, 3, both, ARGP_NO_EXIT, NULL, &p), 0, "with timing");
+	ASSERT_EQ(p.lo.set, KW_SET_TIMING, "the larger set named");
+	ASSERT_EQ(p.lo.probes, kw_probes_timing, "the timing set");
 
 	/* none: refused where nothing attached means nothing to show (top, serve, probes) */
 	p = (struct parent){};
@@ -154,4 +223,5 @@ void test_probe_opts(void)
 	ASSERT_EQ(p.other, 1, "the parent's option");
 	test_sets();
 	test_timing_none();
+	test_sample();
 }

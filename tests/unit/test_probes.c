@@ -74,7 +74,7 @@ static void test_mask(void)
 		  "a prefix is no name");
 	ASSERT_STREQ(err,
 		     "--probe: no probe or set named 'kvm_vm_ioct' (see `kvmwalk probes`; sets: "
-		     "cheap, all, timing, none)",
+		     "cheap, all, timing, notifiers, none)",
 		     "message");
 	ASSERT_EQ(m.probes, 42, "unchanged on error");
 	/* the sets by name: the largest named wins, none takes nothing beside it */

@@ -399,6 +399,21 @@ void test_prom(void)
 	if (ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "log2 without the memslot probe"))
 		ASSERT_TRUE(!strstr(log2, "kvmwalk_memslot_op"), "no memslot family");
 	/*
+	 * the timing set: kvm_nested_s2_unmap without kvm_pgtable_stage2_unmap, which alone tells
+	 * a call that unmapped a nested MMU from one that returned at once: no such family (a 0
+	 * would say no call did), the function's own calls and time still served
+	 */
+	a.plan[KW_P_S2_UNMAP].mech = KW_MECH_OFF;
+	free(log2);
+	log2 = NULL;
+	if (ASSERT_EQ(prom_render(&a, &o, &log2, &llen), 0, "log2 without the unmap probe")) {
+		ASSERT_TRUE(!strstr(log2, "kvmwalk_nested_unmaps_total"), "no nested unmap count");
+		ASSERT_TRUE(!strstr(log2, "kvmwalk_nested_unmap_seconds_total"), "nor its time");
+		ASSERT_EQ(sample(log2, "kvmwalk_calls_total{function=\"kvm_nested_s2_unmap\"}"), 3,
+			  "the calls served");
+	}
+	a.plan[KW_P_S2_UNMAP].mech = KW_MECH_FENTRY;
+	/*
 	 * serve without --probe-cost: no run-time statistics, so no cost families at all (a 0
 	 * would read as "free"), with or without the per-program facts; the gauge says why.
 	 */

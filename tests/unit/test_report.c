@@ -169,6 +169,37 @@ static void report_lost_runs(struct kw_recording *r)
 }
 
 /* Memslot operations without the probes that make them: one line, no table of zeros. */
+/*
+ * kvm_nested_s2_unmap without kvm_pgtable_stage2_unmap (the timing set): which calls unmapped a
+ * nested MMU is not known, never "none" (that needs the unmap calls' probe).
+ */
+static void report_nested_timing(struct kw_recording *r)
+{
+	enum kw_mech was[2] = { r->plan[KW_P_NESTED_UNMAP].mech, r->plan[KW_P_S2_UNMAP].mech };
+	__u64 calls = r->funcs[KW_P_NESTED_UNMAP].calls, active = r->counters[KW_C_NESTED_ACTIVE];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return;
+	r->plan[KW_P_NESTED_UNMAP].mech = KW_MECH_FENTRY;
+	r->plan[KW_P_S2_UNMAP].mech = KW_MECH_OFF;
+	r->funcs[KW_P_NESTED_UNMAP].calls = 5;
+	r->counters[KW_C_NESTED_ACTIVE] = 0;
+	kw_report_text(f, r, "split.json");
+	fclose(f);
+	ASSERT_TRUE(strstr(buf, "\nNested stage-2 unmaps (kvm_nested_s2_unmap)\n"
+				"  not known: kvm_pgtable_stage2_unmap not attached (see Probes)\n"),
+		    "timing set: not known");
+	ASSERT_TRUE(!strstr(buf, "none with a valid nested MMU"), "timing set: never none");
+	free(buf);
+	r->plan[KW_P_NESTED_UNMAP].mech = was[0];
+	r->plan[KW_P_S2_UNMAP].mech = was[1];
+	r->funcs[KW_P_NESTED_UNMAP].calls = calls;
+	r->counters[KW_C_NESTED_ACTIVE] = active;
+}
+
 static void report_memslot_missing(struct kw_recording *r)
 {
 	static const struct {
@@ -415,6 +446,7 @@ void test_report(void)
 	report_trigger_times(&r);
 	report_lost_runs(&r);
 	report_memslot_missing(&r);
+	report_nested_timing(&r);
 	{
 		size_t len = 0;
 		char *buf = report_of(&r, &len);

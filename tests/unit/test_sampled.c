@@ -155,12 +155,12 @@ static void estimate(void)
 static void fill(struct kw_recording *r)
 {
 	static const struct kw_sample_row rows[] = {
-		{ 4242, "stage2_free_walker", "vm_teardown", 21 },
-		{ 4242, "kvm_pgtable_walk", "vm_teardown", 12 },
-		{ 4242, "(other)", "vm_teardown", 1 },
-		{ 4242, "__kvm_tlb_flush_vmid_range", "mmu_notifier", 3 },
-		{ 4243, "kvm_flush_remote_tlbs_memslot", "vm_ioctl", 1 },
-		{ 88, "kvm_pgtable_walk", "(none)", 2 },
+		{ 4242, "stage2_free_walker", "vm_teardown", 21, "" },
+		{ 4242, "kvm_pgtable_walk", "vm_teardown", 12, "" },
+		{ 4242, "(other)", "vm_teardown", 1, "" },
+		{ 4242, "__kvm_tlb_flush_vmid_range", "mmu_notifier", 3, "" },
+		{ 4243, "kvm_flush_remote_tlbs_memslot", "vm_ioctl", 1, "" },
+		{ 88, "kvm_pgtable_walk", "(none)", 2, "" },
 	};
 	struct kw_vm v = { .pid = 4243, .comm = "qemu-system-aar", .vm = "web01" };
 
@@ -260,27 +260,91 @@ out:
 }
 
 /* serve --sample's families: one series per (what, trigger), or per process with --per-vm */
+/* The sampled families of r as serve writes them (NULL: failed, said), *len its length. */
+static char *exposition(const struct kw_recording *r, bool per_vm, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!ASSERT_TRUE(f, "open_memstream"))
+		return NULL;
+	ASSERT_EQ(prom_put_sampled(f, r, per_vm), 0, "written");
+	fclose(f);
+	return buf;
+}
+
 static void prom(void)
 {
 	struct kw_recording r = {};
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
 
 	fill(&r);
 	/* prom-*.txt: tests/prom/check-names reads the families the rules may use from these */
 	for (int per_vm = 0; per_vm < 2; per_vm++) {
-		f = open_memstream(&buf, &len);
-		if (!ASSERT_TRUE(f, "open_memstream"))
+		buf = exposition(&r, per_vm, &len);
+		if (!buf)
 			goto out;
-		ASSERT_EQ(prom_put_sampled(f, &r, per_vm), 0, "written");
-		fclose(f);
 		ASSERT_GOLDEN(buf, len, per_vm ? "prom-sampled-per-vm.txt" : "prom-sampled.txt");
 		free(buf);
 		buf = NULL;
 	}
 out:
 	free(buf);
+	kw_recording_free(&r);
+}
+
+/*
+ * serve's folding: an exited process's rows merge by (what, trigger, VM name) into pid 0 rows
+ * that keep the name, so that the series without a pid label goes on unchanged.
+ */
+static void fold(void)
+{
+	static const struct kw_sample_row dead[] = {
+		{ 4243, "kvm_pgtable_walk", "vm_teardown", 30, "" },
+		{ 4250, "kvm_pgtable_walk", "vm_teardown", 5, "" },
+		{ 4251, "kvm_pgtable_walk", "vm_teardown", 7, "" },
+		{ 4251, "kvm_pgtable_walk", "mmu_notifier", 2, "" },
+	};
+	static const char *const names[] = { "web01", "web01", "db", "db" };
+	struct kw_sampled folded = {};
+	struct kw_recording r = {};
+	char *buf = NULL;
+	size_t len = 0;
+
+	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
+		if (!ASSERT_EQ(kw_sampled_fold(&folded, &dead[i], names[i]), 0, "fold"))
+			goto out;
+	if (!ASSERT_EQ(folded.nrows, 3, "web01's two processes in one row, db's triggers apart"))
+		goto out;
+	ASSERT_EQ(folded.rows[0].pid, 0, "pid 0");
+	ASSERT_STREQ(folded.rows[0].vm, "web01", "the name kept");
+	ASSERT_EQ(folded.rows[0].samples, 35, "30 + 5");
+	ASSERT_STREQ(folded.rows[1].vm, "db", "db");
+	ASSERT_EQ(folded.rows[1].samples, 7, "db's teardown");
+	ASSERT_STREQ(folded.rows[2].trigger, "mmu_notifier", "db's notifier apart");
+	/* the exposition: the folded rows' names, with and without a pid label */
+	fill(&r);
+	for (size_t i = 0; i < folded.nrows; i++)
+		if (!ASSERT_EQ(kw_sampled_add_row(&r.sampled, &folded.rows[i]), 0, "add"))
+			goto out;
+	for (int per_vm = 0; per_vm < 2; per_vm++) {
+		buf = exposition(&r, per_vm, &len);
+		if (!buf)
+			goto out;
+		/* web01's two exited processes: 35, under its name */
+		ASSERT_TRUE(strstr(buf, per_vm
+			? "kvmwalk_sampled_samples_total{what=\"kvm_pgtable_walk\",trigger=\"vm_teardown\",pid=\"0\",vm=\"web01\"} 35\n"
+			: "kvmwalk_sampled_samples_total{what=\"kvm_pgtable_walk\",trigger=\"vm_teardown\",vm=\"web01\"} 35\n"),
+			per_vm ? "folded web01 under pid 0" : "folded web01 by name");
+		ASSERT_TRUE(strstr(buf, "trigger=\"mmu_notifier\",") &&
+			    strstr(buf, "vm=\"db\"} 2\n"), "db's notifier row");
+		free(buf);
+		buf = NULL;
+	}
+out:
+	free(buf);
+	kw_sampled_free(&folded);
 	kw_recording_free(&r);
 }
 
@@ -291,4 +355,5 @@ void test_sampled(void)
 	estimate();
 	section();
 	prom();
+	fold();
 }

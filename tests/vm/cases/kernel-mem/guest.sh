@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Issue 18: what kvmwalk's maps hold in the kernel while it is attached, no --vm: `bpftool map
-# show` (bytes_memlock: the kernel's own bpf_map_memory_usage() from 6.4) and the number of
-# possible CPUs, for check to set against the map definitions. Twice: `kvmwalk record` (every
-# probe, fine histograms) and `kvmwalk serve` (its defaults: the cheap set, log2 histograms),
+# Issue 18: what kvmwalk's maps hold in the kernel while it is attached, no --vm: `bpftool map show`
+# (bytes_memlock: the kernel's own bpf_map_memory_usage() from 6.4) and the number of possible CPUs,
+# for check to set against the map definitions. Twice: `kvmwalk record` (every probe, fine
+# histograms) and `kvmwalk serve` (its defaults: the notifiers set, the sampled mode, log2 histograms),
 # with a scrape of serve's metrics to show it serves while the maps are read.
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 cat /sys/devices/system/cpu/possible >possible

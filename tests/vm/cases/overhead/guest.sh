@@ -9,12 +9,16 @@
 # (`record --probe sampled`, 49 Hz) against the cheap set (docs/performance.md, "The sampled mode").
 RUNS=${OVERHEAD_RUNS:-${KW_OVERHEAD_RUNS:-3}}
 PROBES=$(echo "${OVERHEAD_PROBES:-all}" | tr : ' ')
+# the chunk size of eager splitting: an arm64 capability; x86 splits eagerly by itself
+# (kvm.eager_page_split, on by default), and kvmwalk-load refuses the option there
+eager=
+[ "$KW_ARCH" = arm64 ] && eager=--eager-split=2M
 # --env OVERHEAD_LONG=1: each scenario made 4-16 times longer (more memory, more iterations), so
 # that its walker-heavy phases last 50-300 ms under emulation instead of 1-20 ms (overhead-sampled).
 args() {
 	if [ "${OVERHEAD_LONG:-0}" = 1 ]; then
 		case $1 in
-		split) echo "--mem=32M --iterations=4 --backing=thp --eager-split=2M" ;;
+		split) echo "--mem=32M --iterations=4 --backing=thp $eager" ;;
 		empty-unmap) echo "--mem=8M --iterations=16 --range=2M --sparse=256G" ;;
 		clear) echo "--mem=32M --iterations=4" ;;
 		invalidate) echo "--mem=8M --iterations=32 --range=2M --pattern=same" ;;
@@ -23,7 +27,7 @@ args() {
 		return
 	fi
 	case $1 in
-	split) echo "--mem=8M --iterations=2 --backing=thp --eager-split=2M" ;;
+	split) echo "--mem=8M --iterations=2 --backing=thp $eager" ;;
 	empty-unmap) echo "--mem=8M --iterations=2 --range=2M --sparse=256G" ;;
 	invalidate) echo "--mem=8M --iterations=2 --range=2M --pattern=same" ;;
 	*) echo "--mem=8M --iterations=2" ;;
@@ -33,10 +37,14 @@ base() {
 	kvmwalk-load --scenario=$1 --vcpus=2 $(args $1) \
 		--json=$1-base-$2.json >/dev/null 2>>base.err || echo "$1 base $2" >>failed
 }
-# a set named sampledHZ is the sampled mode at HZ (`--probe sampled --sample=HZ`)
+# a set named sampledHZ is the sampled mode at HZ (`--probe sampled --sample=HZ`),
+# timingsampled the timing set's probes with the sampled mode at 49 Hz, notifierssampled
+# serve's default: the notifiers set's probes with it
 with() {
 	case $3 in
 	sampled[0-9]*) set_args="--probe sampled --sample=${3#sampled}" ;;
+	timingsampled) set_args="--probe timing --sample" ;;
+	notifierssampled) set_args="--probe notifiers --sample" ;; # serve's default
 	*) set_args="--probe $3" ;;
 	esac
 	kvmwalk record $set_args -o $1-rec-$3-$2.json -- kvmwalk-load --scenario=$1 --vcpus=2 \

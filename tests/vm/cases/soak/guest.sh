@@ -10,7 +10,9 @@ secs=${SOAK_SECS:-1800}
 echo "$secs" >soak.secs
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 url=http://127.0.0.1:19464/metrics
-kvmwalk serve --listen 127.0.0.1:19464 --interval 1 --user 65534:65534 2>serve.log &
+# --probe cheap: the unmap counts need the per-walk probes; the sampled mode, serve's default
+# beside them, runs too, folding the rows of each VM process as it exits
+kvmwalk serve --probe cheap --listen 127.0.0.1:19464 --interval 1 --user 65534:65534 2>serve.log &
 pid=$!
 i=0
 until timeout 5 wget -q -O first.prom $url; do
