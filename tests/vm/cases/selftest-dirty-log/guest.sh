@@ -15,6 +15,7 @@
 #   DLPT_ARGS (the selftest-dirty-log-g case: -g): more options for the test.
 #   ATTACH (vmtest --env ATTACH=kprobe): record --attach ATTACH (default: kvmwalk's own choice).
 # Files: test.txt (the test's output), rec.json, report.json, report.txt, witness*.txt, rc files,
+# test2.txt, rec2.json and report2.json (a second run under --probe timing: the enable's time),
 # ipa-limit.txt (arm64: the host's IPA limit, the size of the test's probe VMs).
 . /kvmwalk/selftests/lib.sh
 args="-v 2 -b 8M -i 3 -c 0,0,1${DLPT_ARGS:+ $DLPT_ARGS}"
@@ -65,4 +66,18 @@ kvmwalk report rec.json >report.txt 2>&1
 echo $? >report.rc
 kvmwalk report --json rec.json >report.json 2>report-json.err
 echo $? >report-json.rc
+# A second run under --probe timing, for the dirty-logging enable's time alone: the test's own
+# time holds any stretch its main thread spent off its CPU around the ioctl, which no probe
+# inside KVM sees (once 7 ms of a 9.6 ms enable, x86 7.3), so check holds the closer of the
+# two runs to the bound, and each of them to never exceeding the test's time.
+# shellcheck disable=SC2086
+kvmwalk record --probe timing -o rec2.json -- /kvmwalk/selftests/dirty_log_perf_test \
+	$args >test2.txt 2>record2.err &
+kw=$!
+while kill -0 $kw 2>/dev/null && ! pidof dirty_log_perf_test >/dev/null; do usleep 20000; done
+taskset -a -p -c 0 $kw >/dev/null 2>&1
+wait $kw
+echo $? >record2.rc
+kvmwalk report --json rec2.json >report2.json 2>report2-json.err
+echo $? >report2-json.rc
 exit 0
