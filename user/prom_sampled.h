@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Layer: views. The sampled mode's Prometheus families (serve --sample; sampled.h), written
+ * Layer: views. The sampled mode's Prometheus families (serve's default; sampled.h), written
  * after prom.c's: the rate and CPUs sampled, the samples, and per (what, trigger) the samples
  * and the estimated CPU seconds, per VM name (vm="" for the processes without one), with a pid
  * label too under --per-vm. The families exist only

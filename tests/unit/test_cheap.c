@@ -230,7 +230,7 @@ static void test_dashboard_families(void)
 			ASSERT_FALSE(other_series(expo[a], series), series);
 		}
 	}
-	/* the sampled mode's families: served with serve --sample (off by default), and then only */
+	/* the sampled mode's families: served while it samples (serve's default), and then only */
 	{
 		struct kw_sample_row row = { 1, "kvm_pgtable_walk", "vm_teardown", 1, "" };
 		struct kw_recording sr = { .sampled = { .hz = 49, .ncpus = 2, .samples = 1,
