@@ -258,8 +258,8 @@ static void put_info(FILE *f, const struct kw_recording *r, const struct prom_op
 	family(f, "kvmwalk_probe_info", "gauge",
 	       "Always 1; how each probe is attached: fentry, kprobe, tracepoint, unavailable or "
 	       "off. target is the kernel function or tracepoint actually used; reason, for a "
-	       "probe not attached, why (off: not in the timing or cheap set, not selected, "
-	       "--no-visits).");
+	       "probe not attached, why (off: not in the set asked for, notifiers by default, "
+	       "not selected, --no-visits).");
 	for (int p = 0; p < KW_NR_PROBES; p++) {
 		bool why = !kw_plan_attached(&r->plan[p]) && r->plan[p].reason[0];
 
